@@ -1,0 +1,201 @@
+//! Limits, live progress counters and results shared by every search.
+//!
+//! A [`SearchControl`] is created per level by the harness. Searches report their progress into
+//! its atomics in batches (never per state, to keep cache lines quiet) and learn there whether a
+//! limit has been reached; the harness reads the same atomics to draw progress bars.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Per-level limits. `None` means unlimited.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop once this many distinct states are stored.
+    pub max_states: Option<u64>,
+    /// Stop once this much wall time has passed since the control was created.
+    pub timeout: Option<Duration>,
+    /// Stop once the estimated search memory exceeds this many bytes.
+    pub max_bytes: Option<u64>,
+}
+
+/// Why a search stopped before finishing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    States(u64),
+    Time(Duration),
+    Memory(u64),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::States(n) => write!(f, "max-states limit of {n} states reached"),
+            Limit::Time(d) => write!(f, "timeout of {:.3} s reached", d.as_secs_f64()),
+            Limit::Memory(b) => write!(f, "memory limit of {} MiB reached", b >> 20),
+        }
+    }
+}
+
+/// Limits plus the live counters of one level's search(es).
+#[derive(Debug)]
+pub struct SearchControl {
+    limits: Limits,
+    started: Instant,
+    states: AtomicU64,
+    expanded: AtomicU64,
+    bytes: AtomicU64,
+    peak_bytes: AtomicU64,
+    depth: AtomicU64,
+    stopped: AtomicBool,
+    /// A stop requested from outside the search (the harness's memory guard).
+    requested: Mutex<Option<Limit>>,
+}
+
+impl SearchControl {
+    pub fn new(limits: Limits) -> Self {
+        SearchControl {
+            limits,
+            started: Instant::now(),
+            states: AtomicU64::new(0),
+            expanded: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            peak_bytes: AtomicU64::new(0),
+            depth: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            requested: Mutex::new(None),
+        }
+    }
+
+    pub fn unlimited() -> Self {
+        Self::new(Limits::default())
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Wall time since the control was created.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Distinct states stored so far (all searches of this level together).
+    pub fn states(&self) -> u64 {
+        self.states.load(Ordering::Relaxed)
+    }
+
+    /// States whose successors were generated so far.
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+
+    /// The deepest layer (or f-bound) the search has reached.
+    pub fn depth(&self) -> u64 {
+        self.depth.load(Ordering::Relaxed)
+    }
+
+    /// Peak estimated bytes of search memory.
+    pub fn peak_bytes(&self) -> u64 {
+        self.peak_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Adds a batch of newly stored and expanded states.
+    #[inline]
+    pub fn add(&self, new_states: u64, new_expanded: u64) {
+        if new_states != 0 {
+            self.states.fetch_add(new_states, Ordering::Relaxed);
+        }
+        if new_expanded != 0 {
+            self.expanded.fetch_add(new_expanded, Ordering::Relaxed);
+        }
+    }
+
+    /// Records the current memory estimate of the searches in progress.
+    pub fn set_bytes(&self, bytes: u64) {
+        self.bytes.store(bytes, Ordering::Relaxed);
+        self.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+    }
+
+    pub fn set_depth(&self, depth: u64) {
+        self.depth.store(depth, Ordering::Relaxed);
+    }
+
+    /// Current estimated bytes of search memory.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Asks the search to stop at its next check, reporting `limit`.
+    pub fn request_stop(&self, limit: Limit) {
+        *self.requested.lock().unwrap_or_else(|e| e.into_inner()) = Some(limit);
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
+    /// Checks every limit; once one is hit, every later call reports it too.
+    pub fn check(&self) -> Result<(), Limit> {
+        // The lock is only taken once some stop was flagged.
+        let requested = if self.is_stopped() {
+            *self.requested.lock().unwrap_or_else(|e| e.into_inner())
+        } else {
+            None
+        };
+        let limit = if requested.is_some() {
+            requested
+        } else if let Some(max) = self.limits.max_states.filter(|&m| self.states() >= m) {
+            Some(Limit::States(max))
+        } else if let Some(t) = self.limits.timeout.filter(|&t| self.started.elapsed() >= t) {
+            Some(Limit::Time(t))
+        } else {
+            self.limits
+                .max_bytes
+                .filter(|&b| self.bytes.load(Ordering::Relaxed) >= b)
+                .map(Limit::Memory)
+        };
+        match limit {
+            Some(l) => {
+                self.stopped.store(true, Ordering::Relaxed);
+                Err(l)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Whether some search of this level already hit a limit (cheap; for inner loops).
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Statistics of everything reported so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            states: self.states(),
+            expanded: self.expanded(),
+            peak_bytes: self.peak_bytes(),
+        }
+    }
+}
+
+/// Counters of a finished search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Distinct states stored in the visited set(s).
+    pub states: u64,
+    /// States whose successors were generated.
+    pub expanded: u64,
+    /// Peak estimated bytes of search memory.
+    pub peak_bytes: u64,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchOutcome<S> {
+    /// A shortest path, start and goal included.
+    Found(Vec<S>),
+    /// Every reachable state was visited and none is a goal.
+    Exhausted,
+    /// A limit ended the search first.
+    Stopped(Limit),
+}

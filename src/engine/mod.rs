@@ -1,0 +1,60 @@
+//! The search engine: game-agnostic searches over packed states.
+//!
+//! A game describes its state space by implementing [`Space`]; the engine knows nothing else
+//! about it. The engine owns threads (rayon), the visited set (a dashmap, see [`visited`]), limits
+//! and statistics. A game never sees a thread.
+//!
+//! - [`bfs`]: parallel level-synchronous frontier breadth-first search (optimal for unit moves).
+//! - [`astar`]: parallel best-first search in f-layers for spaces with an admissible heuristic.
+//! - [`control`]: limits, live progress counters and the result type shared by both.
+
+pub mod astar;
+pub mod bfs;
+pub mod control;
+pub mod visited;
+
+use std::hash::Hash;
+
+pub use control::{Limit, SearchControl, SearchOutcome, SearchStats};
+
+/// A state space searched by the engine: the one trait between a game and the engine.
+///
+/// States are small packed values (`Copy`): integers or fixed arrays of bits. Every move costs 1.
+pub trait Space: Sync {
+    /// A packed position. Equal states are the same search node.
+    type State: Copy + Eq + Hash + Send + Sync;
+
+    /// The start position.
+    fn start(&self) -> Self::State;
+
+    /// Appends every successor of `state` to `out` (which the engine clears beforehand and reuses
+    /// for the next state, so a game should not allocate here). Duplicates are allowed.
+    ///
+    /// `parent` is the state `state` was first reached from (`None` for the start). A game may
+    /// use it to skip successors that are certainly no closer to the start than `state`
+    /// (e.g. moving the piece that was just moved again); it may also ignore it.
+    fn successors(
+        &self,
+        state: &Self::State,
+        parent: Option<&Self::State>,
+        out: &mut Vec<Self::State>,
+    );
+
+    /// Whether `state` solves the puzzle.
+    fn is_goal(&self, state: &Self::State) -> bool;
+
+    /// Maps a state to the representative of its equivalence class (e.g. interchangeable pieces
+    /// sorted). The engine applies it to every successor before looking it up. Default: identity.
+    #[inline]
+    fn canonical(&self, state: Self::State) -> Self::State {
+        state
+    }
+
+    /// A lower bound on the moves still needed from `state` (admissible, and consistent:
+    /// it drops by at most 1 per move). Used by [`astar`]; `bfs` ignores it. Return `None` when
+    /// `state` provably cannot reach a goal (the state is then not stored). Default: `Some(0)`.
+    #[inline]
+    fn heuristic(&self, _state: &Self::State) -> Option<u32> {
+        Some(0)
+    }
+}

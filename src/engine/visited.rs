@@ -1,0 +1,268 @@
+//! The concurrent visited set: a sharded dashmap from each stored state to a small value (its
+//! parent, for A* also its depth), hashed with a fixed-seed foldhash.
+//!
+//! Why dashmap: every worker inserts into one shared set; dashmap's per-shard reader-writer locks
+//! let lookups of already-known states (the large majority) proceed in parallel, and resizing one
+//! shard never stops the others. Why foldhash: packed states are plain integers, a
+//! non-cryptographic multiply-fold hash is several times cheaper than SipHash, and a fixed seed
+//! keeps runs reproducible.
+//!
+//! Why batches: a visited set of millions of states does not fit in any cache, so a lookup costs
+//! a couple of memory misses, and the atomic read-lock of one lookup keeps the processor from
+//! overlapping its misses with the next one. [`Visited::insert_batch`] therefore takes all the
+//! successors of a chunk of states at once, hashes each once, groups them by shard, prefetches
+//! their buckets, and probes each group under one read lock; only groups holding new states take
+//! the write lock. It goes through dashmap's `raw-api` (the shards' hashbrown tables), keeping
+//! dashmap's own hashing and shard choice, so the map's ordinary methods see the same entries.
+
+use std::hash::{BuildHasher, Hash};
+use std::mem::size_of;
+
+use dashmap::{DashMap, SharedValue};
+
+/// The hasher of every visited set.
+pub type StateHasher = foldhash::fast::FixedState;
+
+/// Shards per map: enough that workers rarely wait for one another's write locks, few enough
+/// that a chunk's successors form groups long enough to overlap their memory misses.
+const SHARDS: usize = 64;
+
+/// A state offered to the set, with the value to store and a caller's tag passed through.
+#[derive(Clone, Copy)]
+struct Candidate<S, V> {
+    state: S,
+    value: V,
+    tag: u32,
+    hash: u64,
+    shard: u32,
+}
+
+/// A worker's reusable buffers of candidates for [`Visited::insert_batch`].
+pub struct Batch<S, V> {
+    candidates: Vec<Candidate<S, V>>,
+    /// The candidates grouped by shard.
+    by_shard: Vec<Candidate<S, V>>,
+}
+
+impl<S: Copy, V: Copy> Batch<S, V> {
+    pub fn new() -> Self {
+        Batch {
+            candidates: Vec::new(),
+            by_shard: Vec::new(),
+        }
+    }
+
+    /// Offers `state` with `value`; `tag` comes back with it if it is stored.
+    #[inline]
+    pub fn push(&mut self, state: S, value: V, tag: u32) {
+        self.candidates.push(Candidate {
+            state,
+            value,
+            tag,
+            hash: 0,
+            shard: 0,
+        });
+    }
+
+    pub fn len(&self) -> usize {
+        self.candidates.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+}
+
+impl<S: Copy, V: Copy> Default for Batch<S, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A concurrent map from state to value, with an estimate of its memory.
+pub struct Visited<S, V> {
+    map: DashMap<S, V, StateHasher>,
+}
+
+impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
+    pub fn new() -> Self {
+        Visited {
+            // `SHARDS` must match the map's shard count: batches index shards by it.
+            map: DashMap::with_capacity_and_hasher_and_shard_amount(
+                0,
+                StateHasher::default(),
+                SHARDS,
+            ),
+        }
+    }
+
+    /// Stores `state` with `value` unless it is already present; true when it was new.
+    pub fn insert_new(&self, state: S, value: V) -> bool {
+        match self.map.entry(state) {
+            dashmap::Entry::Occupied(_) => false,
+            dashmap::Entry::Vacant(v) => {
+                v.insert(value);
+                true
+            }
+        }
+    }
+
+    /// Stores every candidate of `batch` that is new, or whose value `replace(old, new)` prefers
+    /// to the stored one, and calls `stored(state, value, tag, was_new)` for each one stored.
+    /// Of equal states within the batch only one is stored. Empties the batch.
+    pub fn insert_batch(
+        &self,
+        batch: &mut Batch<S, V>,
+        replace: impl Fn(&V, &V) -> bool,
+        mut stored: impl FnMut(S, V, u32, bool),
+    ) {
+        let hasher = self.map.hasher();
+        // Group by shard with a counting sort (a comparison sort of the candidates costs more
+        // than the probes it serves).
+        let mut starts = [0usize; SHARDS + 1];
+        for c in &mut batch.candidates {
+            c.hash = hasher.hash_one(c.state);
+            c.shard = self.map.determine_shard(c.hash as usize) as u32;
+            starts[c.shard as usize + 1] += 1;
+        }
+        for i in 0..SHARDS {
+            starts[i + 1] += starts[i];
+        }
+        let Some(&first) = batch.candidates.first() else {
+            return;
+        };
+        let by_shard = &mut batch.by_shard;
+        by_shard.clear();
+        by_shard.resize(batch.candidates.len(), first);
+        let mut next = starts;
+        for c in &batch.candidates {
+            by_shard[next[c.shard as usize]] = *c;
+            next[c.shard as usize] += 1;
+        }
+        batch.candidates.clear();
+        let shards = self.map.shards();
+        for shard in 0..SHARDS {
+            let group = &mut by_shard[starts[shard]..starts[shard + 1]];
+            if group.is_empty() {
+                continue;
+            }
+            // Under the read lock: drop the candidates already known, keeping the rest in front.
+            // Equal candidates may both stay; the write phase's own lookup stores one.
+            let mut pending = 0;
+            {
+                let table = shards[shard].read();
+                prefetch(&table, group);
+                for i in 0..group.len() {
+                    let c = group[i];
+                    let known = table
+                        .get(c.hash, |(k, _)| *k == c.state)
+                        .is_some_and(|(_, old)| !replace(old.get(), &c.value));
+                    if !known {
+                        group[pending] = c;
+                        pending += 1;
+                    }
+                }
+            }
+            if pending > 0 {
+                let mut table = shards[shard].write();
+                for c in &group[..pending] {
+                    let found = table.find_or_find_insert_slot(
+                        c.hash,
+                        |(k, _)| *k == c.state,
+                        |(k, _)| hasher.hash_one(k),
+                    );
+                    match found {
+                        Ok(bucket) => {
+                            // SAFETY: the bucket was just found in this table, under its write lock.
+                            let old = unsafe { &mut bucket.as_mut().1 };
+                            if replace(old.get(), &c.value) {
+                                *old.get_mut() = c.value;
+                                stored(c.state, c.value, c.tag, false);
+                            }
+                        }
+                        Err(slot) => {
+                            // SAFETY: the slot was just found in this table, which has not changed
+                            // since (we hold its write lock).
+                            unsafe {
+                                table.insert_in_slot(
+                                    c.hash,
+                                    slot,
+                                    (c.state, SharedValue::new(c.value)),
+                                )
+                            };
+                            stored(c.state, c.value, c.tag, true);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn get(&self, state: &S) -> Option<V> {
+        self.map.get(state).map(|r| *r)
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Follows parent links (the start is its own parent) back from `goal`; the path starts with
+    /// the start state and ends with `goal`.
+    pub fn path_to(&self, goal: S, parent_of: impl Fn(&V) -> S) -> Vec<S> {
+        let mut path = vec![goal];
+        let mut cur = goal;
+        while let Some(value) = self.get(&cur) {
+            let parent = parent_of(&value);
+            if parent == cur {
+                break;
+            }
+            path.push(parent);
+            cur = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Estimated heap bytes: every bucket of every shard holds a (state, value) pair and one
+    /// control byte.
+    pub fn bytes(&self) -> u64 {
+        (self.map.capacity() as u64) * 8 / 7 * (size_of::<(S, V)>() as u64 + 1)
+    }
+}
+
+impl<S: Copy + Eq + Hash, V: Copy> Default for Visited<S, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Asks the processor to fetch the first control group and bucket each candidate will probe.
+#[inline]
+fn prefetch<T, S, V>(table: &hashbrown::raw::RawTable<T>, group: &[Candidate<S, V>]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        if table.is_empty() {
+            return;
+        }
+        let mask = table.buckets() - 1;
+        let end = table.data_end().as_ptr();
+        for c in group {
+            let pos = c.hash as usize & mask;
+            // Addresses inside the table's allocation; prefetching never faults.
+            let ctrl = (end as *const u8).wrapping_add(pos);
+            let bucket = end.wrapping_sub(pos + 1) as *const u8;
+            // SAFETY: prefetch is a hint without memory-safety requirements.
+            unsafe {
+                _mm_prefetch(ctrl as *const i8, _MM_HINT_T0);
+                _mm_prefetch(bucket as *const i8, _MM_HINT_T0);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, group);
+}

@@ -1,0 +1,179 @@
+//! The games, one folder each, and the [`Game`] trait through which the harness drives them.
+//!
+//! A game module parses its level files, simulates its rules (the single source of truth, used by
+//! both the search and `check`), packs states for the engine and reads and writes its notation.
+//! It knows nothing about threads: its search runs through [`crate::engine`].
+
+pub mod sliding_blocks;
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use crate::engine::SearchControl;
+
+/// The games frontier knows, by their command-line ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameId {
+    GolfPeaks,
+    SlidingBlocks,
+    PuzzleQuest,
+    IceTower,
+    Bender4,
+}
+
+impl GameId {
+    pub const ALL: [GameId; 5] = [
+        GameId::GolfPeaks,
+        GameId::SlidingBlocks,
+        GameId::PuzzleQuest,
+        GameId::IceTower,
+        GameId::Bender4,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameId::GolfPeaks => "golf-peaks",
+            GameId::SlidingBlocks => "sliding-blocks",
+            GameId::PuzzleQuest => "puzzle-quest",
+            GameId::IceTower => "ice-tower",
+            GameId::Bender4 => "bender4",
+        }
+    }
+
+    /// The ids, comma-separated, for messages.
+    pub fn list() -> String {
+        Self::ALL.map(GameId::as_str).join(", ")
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| format!("unknown game `{s}` (games: {})", Self::list()))
+    }
+}
+
+/// A level file's text and where it came from.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The path as the user gave it or as it was found, for messages.
+    pub path: &'a Path,
+    /// The file stem: the level name of one-level files.
+    pub stem: &'a str,
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// An error at a line of this file (1-based; `None` for the file as a whole).
+    pub fn error(&self, line: Option<usize>, message: impl Into<String>) -> LevelError {
+        LevelError {
+            file: self.path.display().to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a level could not be read: file, line and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for LevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for LevelError {}
+
+/// One level of a file: its name and the parsed level, or why it could not be read.
+pub struct LevelEntry<L> {
+    pub name: String,
+    pub level: Result<L, LevelError>,
+}
+
+/// What a game's solver concluded about a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Solved {
+        /// Length in the game's moves.
+        moves: u64,
+        /// Whether the search proved that no shorter solution exists.
+        optimal: bool,
+        /// The game's own score (the program length for bender4, else `moves`).
+        score: u64,
+        /// The solution in the game's notation.
+        solution: String,
+    },
+    /// The whole reachable space was searched without reaching a goal.
+    Unsolvable,
+    /// A limit ended the search first; the text says which.
+    Limit(String),
+}
+
+/// What `check` found when it replayed a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub moves: u64,
+    pub score: u64,
+    /// The one line `frontier check` prints, e.g. `solved in 12 moves`.
+    pub message: String,
+}
+
+impl Verdict {
+    /// The verdict of games whose score is the move count.
+    pub fn moves(moves: u64) -> Self {
+        Verdict {
+            moves,
+            score: moves,
+            message: format!("solved in {moves} moves"),
+        }
+    }
+}
+
+/// What the harness needs from a game.
+pub trait Game: 'static {
+    const ID: GameId;
+    /// A parsed level: everything the rules need, immutable during the search.
+    type Level: Send + Sync;
+
+    /// Whether a file with this path can hold levels of this game (by its extension).
+    fn is_level_path(path: &Path) -> bool;
+
+    /// Whether a file found while walking a directory holds levels, or is a companion file
+    /// (answers, indexes) in one of the game's formats that the walk should skip.
+    fn holds_levels(_text: &str) -> bool {
+        true
+    }
+
+    /// Whether the text looks like this game's levels; decides the game of a file when neither
+    /// `--game` nor a directory name does.
+    fn sniff(text: &str) -> bool;
+
+    /// Splits a file into its levels. One bad level does not spoil the others; an error that
+    /// spoils the whole file is one entry named after the file stem.
+    fn parse(source: &Source) -> Vec<LevelEntry<Self::Level>>;
+
+    /// Searches the level, reporting progress and obeying limits through `ctl`.
+    fn solve(level: &Self::Level, ctl: &SearchControl) -> Answer;
+
+    /// Replays a solution with the rules alone, no search.
+    fn check(level: &Self::Level, solution: &str) -> Result<Verdict, String>;
+}

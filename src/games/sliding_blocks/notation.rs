@@ -1,0 +1,55 @@
+//! The move notation `a:RRD` (spec §3) and the checker that replays it on the simulator.
+
+use super::rules::{Dir, Puzzle};
+
+/// Replays a solution with the unit-step rules alone and returns its move count.
+///
+/// Every token must name a block, every unit step must be legal (spec R2), no move may end where
+/// it started (R3), and the final position must be solved (R4).
+pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
+    let mut position = puzzle.start();
+    let mut moves = 0;
+    for (index, token) in solution.split_whitespace().enumerate() {
+        let n = index + 1;
+        let mut chars = token.chars();
+        let (Some(name), Some(':')) = (chars.next(), chars.next()) else {
+            return Err(format!(
+                "move {n} (`{token}`): expected a block name, `:` and steps"
+            ));
+        };
+        let steps = chars.as_str();
+        if steps.is_empty() {
+            return Err(format!("move {n} (`{token}`): no steps after `:`"));
+        }
+        let block = puzzle
+            .block_named(name)
+            .ok_or_else(|| format!("move {n} (`{token}`): no block named `{name}`"))?;
+        let from = position.offsets[block];
+        for (i, letter) in steps.chars().enumerate() {
+            let dir = Dir::from_letter(letter).ok_or_else(|| {
+                format!("move {n} (`{token}`): `{letter}` is not a step (expected U, D, L or R)")
+            })?;
+            if !puzzle.can_step(&position, block, dir) {
+                return Err(format!(
+                    "move {n} (`{token}`): step {} ({dir}) leaves the board or hits another block",
+                    i + 1
+                ));
+            }
+            let offset = &mut position.offsets[block];
+            *offset = offset.plus(dir.delta());
+        }
+        if position.offsets[block] == from {
+            return Err(format!(
+                "move {n} (`{token}`): the block ends where it started"
+            ));
+        }
+        moves += 1;
+    }
+    if puzzle.is_solved(&position) {
+        Ok(moves)
+    } else {
+        Err(format!(
+            "after {moves} moves the goal blocks are not all on their targets"
+        ))
+    }
+}

@@ -1,0 +1,220 @@
+//! Solving a whole set of levels in parallel: rayon over the levels (each level's search is
+//! itself parallel), a monitor thread that draws progress bars, guards the memory budget and
+//! checkpoints finished rows to the results file.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use super::registry::LevelTask;
+use super::results::{self, Row, Status};
+use crate::engine::control::Limits;
+use crate::engine::{Limit, SearchControl};
+
+/// How a batch runs.
+#[derive(Clone, Debug, Default)]
+pub struct BatchOptions {
+    /// Per-level limits.
+    pub limits: Limits,
+    /// Estimated search memory allowed to all running levels together; past it the largest
+    /// running search stops with a `limit` row.
+    pub memory_budget: Option<u64>,
+    /// Draw no progress bars.
+    pub quiet: bool,
+    /// Where to checkpoint the rows finished so far during long runs.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// A level shows its own progress line once it has run this long.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+/// How often the monitor wakes.
+const TICK: Duration = Duration::from_millis(200);
+/// How often finished rows are checkpointed to the results file.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// Solves every task and returns the rows in task order.
+pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Row> {
+    let monitor = Monitor::new(tasks.len(), options);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(TICK);
+                monitor.tick();
+            }
+        });
+        tasks.par_iter().enumerate().for_each(|(index, task)| {
+            let ctl = Arc::new(SearchControl::new(options.limits));
+            monitor.started(index, task.as_ref(), &ctl);
+            let row = task.solve(&ctl);
+            monitor.finished(index, row);
+        });
+        done.store(true, Ordering::Relaxed);
+    });
+    monitor.into_rows()
+}
+
+/// A level being solved.
+struct Running {
+    index: usize,
+    name: String,
+    ctl: Arc<SearchControl>,
+    started: Instant,
+    bar: Option<ProgressBar>,
+    /// States at the previous tick, for the rate.
+    last: (Instant, u64),
+}
+
+struct Monitor {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    running: Mutex<Vec<Running>>,
+    rows: Mutex<Vec<Option<Row>>>,
+    memory_budget: Option<u64>,
+    checkpoint: Option<PathBuf>,
+    last_checkpoint: Mutex<(Instant, usize)>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Monitor {
+    fn new(total: usize, options: &BatchOptions) -> Monitor {
+        let target = if options.quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let multi = MultiProgress::with_draw_target(target);
+        let overall = multi.add(ProgressBar::new(total as u64));
+        overall.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} levels  {msg}")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        Monitor {
+            multi,
+            overall,
+            running: Mutex::new(Vec::new()),
+            rows: Mutex::new(vec![None; total]),
+            memory_budget: options.memory_budget,
+            checkpoint: options.checkpoint.clone(),
+            last_checkpoint: Mutex::new((Instant::now(), 0)),
+        }
+    }
+
+    fn started(&self, index: usize, task: &dyn LevelTask, ctl: &Arc<SearchControl>) {
+        let now = Instant::now();
+        lock(&self.running).push(Running {
+            index,
+            name: format!("{} {}", task.game(), task.name()),
+            ctl: Arc::clone(ctl),
+            started: now,
+            bar: None,
+            last: (now, 0),
+        });
+    }
+
+    fn finished(&self, index: usize, row: Row) {
+        let mut running = lock(&self.running);
+        if let Some(pos) = running.iter().position(|r| r.index == index) {
+            let r = running.swap_remove(pos);
+            if let Some(bar) = r.bar {
+                bar.finish_and_clear();
+                self.multi.remove(&bar);
+            }
+        }
+        drop(running);
+        if matches!(row.status, Status::Error | Status::Limit) {
+            self.overall.println(format!(
+                "{} {}: {}: {}",
+                row.game, row.level, row.status, row.detail
+            ));
+        }
+        self.overall.set_message(format!("last: {}", row.level));
+        self.overall.inc(1);
+        lock(&self.rows)[index] = Some(row);
+    }
+
+    /// Refreshes the per-level lines, enforces the memory budget, checkpoints.
+    fn tick(&self) {
+        let mut running = lock(&self.running);
+        let now = Instant::now();
+        for r in running.iter_mut() {
+            if now - r.started < SHOW_AFTER {
+                continue;
+            }
+            let bar = r.bar.get_or_insert_with(|| {
+                let bar = self.multi.add(ProgressBar::new_spinner());
+                bar.set_style(
+                    ProgressStyle::with_template("  {spinner} {msg}").expect("a valid template"),
+                );
+                bar
+            });
+            let states = r.ctl.states();
+            let dt = (now - r.last.0).as_secs_f64().max(1e-3);
+            let rate = (states.saturating_sub(r.last.1)) as f64 / dt;
+            r.last = (now, states);
+            bar.set_message(format!(
+                "{}: depth {}, {} states, {}/s, {} MiB, {:.0} s",
+                r.name,
+                r.ctl.depth(),
+                human(states as f64),
+                human(rate),
+                r.ctl.bytes() >> 20,
+                (now - r.started).as_secs_f64()
+            ));
+            bar.tick();
+        }
+        if let Some(budget) = self.memory_budget {
+            let total: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
+            if total > budget {
+                if let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes()) {
+                    largest.ctl.request_stop(Limit::Memory(budget));
+                }
+            }
+        }
+        drop(running);
+        self.checkpoint_if_due(now);
+    }
+
+    fn checkpoint_if_due(&self, now: Instant) {
+        let Some(path) = &self.checkpoint else { return };
+        let mut last = lock(&self.last_checkpoint);
+        let rows = lock(&self.rows);
+        let finished = rows.iter().filter(|r| r.is_some()).count();
+        if now - last.0 < CHECKPOINT_EVERY || finished == last.1 {
+            return;
+        }
+        let done: Vec<Row> = rows.iter().flatten().cloned().collect();
+        drop(rows);
+        // A failed checkpoint is retried at the next one; the final write reports errors.
+        let _ = results::write_atomically(path, &results::to_csv(&done));
+        *last = (now, finished);
+    }
+
+    fn into_rows(self) -> Vec<Row> {
+        self.overall.finish_and_clear();
+        self.rows
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .map(|r| r.expect("every level finished"))
+            .collect()
+    }
+}
+
+/// 1234567 as `1.23M`.
+fn human(n: f64) -> String {
+    match n {
+        n if n >= 1e9 => format!("{:.2}G", n / 1e9),
+        n if n >= 1e6 => format!("{:.2}M", n / 1e6),
+        n if n >= 1e3 => format!("{:.1}k", n / 1e3),
+        n => format!("{n:.0}"),
+    }
+}

@@ -1,0 +1,190 @@
+//! Finding level files under the paths of a command line and deciding each file's game
+//! (spec `cli.md`: `--game`, else the nearest enclosing directory named after a game, else the
+//! file's content).
+
+use std::cmp::Ordering;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::registry::{self, GameEntry};
+use crate::games::GameId;
+
+/// A file to read levels from, with its game and its text (or why it could not be read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelFile {
+    pub path: PathBuf,
+    pub game: GameId,
+    pub text: Result<String, String>,
+}
+
+/// Every level file under `paths`, in command-line order, directories walked recursively in
+/// natural name order (`1-2` before `1-10`). Files named explicitly are always read; files met
+/// in a walk are skipped when hidden, Markdown, not of a level extension of their game, or a
+/// companion file (answers, indexes) of the game.
+pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Vec<LevelFile>, String> {
+    let mut found = Vec::new();
+    for path in paths {
+        let meta = fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if meta.is_dir() {
+            walk(path, forced, &mut found)?;
+        } else {
+            let text = read_text(path);
+            let game = match &text {
+                Ok(text) => decide_game(path, text, forced)?,
+                Err(e) => forced
+                    .or_else(|| game_from_directory(path))
+                    .ok_or_else(|| e.clone())?,
+            };
+            found.push(LevelFile {
+                path: path.clone(),
+                game,
+                text,
+            });
+        }
+    }
+    Ok(found)
+}
+
+fn walk(dir: &Path, forced: Option<GameId>, found: &mut Vec<LevelFile>) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
+    for path in entries {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            walk(&path, forced, found)?;
+            continue;
+        }
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+        {
+            continue;
+        }
+        // A file the game cannot hold by its extension is skipped before it is read; one that
+        // cannot be read becomes an error row when its game is known without its text.
+        let known = forced.or_else(|| game_from_directory(&path));
+        if let Some(game) = known {
+            if !(registry::game(game)?.is_level_path)(&path) {
+                continue;
+            }
+        }
+        let text = match (read_text(&path), known) {
+            (Ok(text), _) => text,
+            (Err(e), Some(game)) => {
+                found.push(LevelFile {
+                    path,
+                    game,
+                    text: Err(e),
+                });
+                continue;
+            }
+            (Err(e), None) => return Err(e),
+        };
+        let game = decide_game(&path, &text, forced)?;
+        let entry = registry::game(game)?;
+        if (entry.is_level_path)(&path) && (entry.holds_levels)(&text) {
+            found.push(LevelFile {
+                path,
+                game,
+                text: Ok(text),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reads a file as UTF-8, with the path in the error.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The game of a file: forced, else from its directories, else from its content.
+pub fn decide_game(path: &Path, text: &str, forced: Option<GameId>) -> Result<GameId, String> {
+    if let Some(game) = forced.or_else(|| game_from_directory(path)) {
+        return Ok(game);
+    }
+    let sniffed: Vec<GameEntry> = registry::games()
+        .into_iter()
+        .filter(|g| (g.sniff)(text))
+        .collect();
+    match sniffed.as_slice() {
+        [one] => Ok(one.id),
+        _ => Err(format!(
+            "{}: cannot tell which game this file belongs to; pass --game <ID> (one of {})",
+            path.display(),
+            GameId::list()
+        )),
+    }
+}
+
+/// The nearest enclosing directory whose name is a game id.
+fn game_from_directory(path: &Path) -> Option<GameId> {
+    let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    absolute
+        .ancestors()
+        .skip(1)
+        .find_map(|dir| dir.file_name()?.to_str()?.parse().ok())
+}
+
+/// Compares names with runs of digits compared as numbers.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a, b);
+    loop {
+        match (a.chars().next(), b.chars().next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let da = a.len() - a.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let db = b.len() - b.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let (na, nb) = (
+                    a[..da].trim_start_matches('0'),
+                    b[..db].trim_start_matches('0'),
+                );
+                let by_value = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+                (a, b) = (&a[da..], &b[db..]);
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(&y);
+                }
+                (a, b) = (&a[x.len_utf8()..], &b[y.len_utf8()..]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_compares_numbers_by_value() {
+        let mut names = vec!["1-10", "1-2", "10-1", "2-1", "1-1", "Credits"];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(names, ["1-1", "1-2", "1-10", "2-1", "10-1", "Credits"]);
+    }
+
+    #[test]
+    fn the_nearest_game_directory_decides() {
+        let path = Path::new("/x/golf-peaks/sliding-blocks/official/1-1.txt");
+        assert_eq!(game_from_directory(path), Some(GameId::SlidingBlocks));
+        assert_eq!(game_from_directory(Path::new("/x/y/z.txt")), None);
+    }
+}

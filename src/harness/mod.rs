@@ -1,0 +1,116 @@
+//! The batch harness: everything between the command line and the games.
+//!
+//! - [`discover`]: finding level files under paths and deciding their game.
+//! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
+//! - [`batch`]: solving levels in parallel with progress bars, a memory guard and checkpoints.
+//! - [`results`]: the results CSV, written atomically, and read back.
+
+pub mod batch;
+pub mod discover;
+pub mod registry;
+pub mod results;
+
+use std::path::Path;
+
+use discover::LevelFile;
+use registry::LevelTask;
+use results::Row;
+
+use crate::engine::SearchControl;
+use crate::games::{GameId, Source, Verdict};
+
+/// Parses every file into its levels, in order; a file that could not be read is one level
+/// that ends as an `error` row.
+pub fn load_tasks(files: &[LevelFile]) -> Result<Vec<Box<dyn LevelTask>>, String> {
+    let mut tasks = Vec::new();
+    for file in files {
+        let stem = file_stem(&file.path);
+        match &file.text {
+            Ok(text) => {
+                let source = Source {
+                    path: &file.path,
+                    stem: &stem,
+                    text,
+                };
+                tasks.extend((registry::game(file.game)?.load)(&source));
+            }
+            Err(e) => tasks.push(Box::new(Unreadable {
+                game: file.game,
+                name: stem,
+                detail: e.clone(),
+            })),
+        }
+    }
+    Ok(tasks)
+}
+
+/// The stem of a path, lossily as UTF-8.
+pub fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A file that could not be read: it yields one `error` row.
+struct Unreadable {
+    game: GameId,
+    name: String,
+    detail: String,
+}
+
+impl LevelTask for Unreadable {
+    fn game(&self) -> GameId {
+        self.game
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn solve(&self, _ctl: &SearchControl) -> Row {
+        Row::error(self.game.as_str(), &self.name, self.detail.clone())
+    }
+
+    fn check(&self, _solution: &str) -> Result<Verdict, String> {
+        Err(self.detail.clone())
+    }
+}
+
+/// A default for the memory all searches may use together: 70% of the machine's (or the
+/// control group's) memory, when it can be read.
+pub fn default_memory_budget() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let total_kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let mut total = total_kib * 1024;
+    if let Some(cgroup) = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+    {
+        total = total.min(cgroup);
+    }
+    Some(total / 10 * 7)
+}
+
+/// Finds, parses and solves every level under `paths` without progress bars: the library
+/// entry point behind `frontier solve`, for tests and tools.
+pub fn solve_paths(
+    paths: &[std::path::PathBuf],
+    game: Option<GameId>,
+    limits: crate::engine::control::Limits,
+) -> Result<Vec<Row>, String> {
+    let files = discover::discover(paths, game)?;
+    let tasks = load_tasks(&files)?;
+    let options = batch::BatchOptions {
+        limits,
+        quiet: true,
+        ..batch::BatchOptions::default()
+    };
+    Ok(batch::solve_all(&tasks, &options))
+}

@@ -1,0 +1,11 @@
+//! frontier: a parallel batch solver and benchmark harness for grid puzzle games.
+//!
+//! - [`engine`]: game-agnostic parallel searches over packed states (knows no game).
+//! - [`games`]: one module per game: level parsing, rules, state packing, notation.
+//! - [`harness`]: finding levels, solving whole corpora in parallel, checking, CSV results.
+//!
+//! See `ARCHITECTURE.md` for the map of the code.
+
+pub mod engine;
+pub mod games;
+pub mod harness;
