@@ -17,9 +17,12 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use super::bfs::chunk_size;
+use super::bfs::{BRANCHING, chunk_size};
 use super::visited::{Batch, Visited};
 use super::{SearchControl, SearchOutcome, Space};
+
+/// Queued states with their parents, by (f, g).
+type Open<S> = BTreeMap<(u32, u32), Vec<(S, S)>>;
 
 /// What the visited map stores per state.
 #[derive(Clone, Copy)]
@@ -28,9 +31,10 @@ struct Node<S> {
     g: u32,
 }
 
-/// The successors one chunk queued, with their f and parent, and the first optimal goal it met.
+/// The successors one chunk queued with their parents, by f minus the bucket's f, and the
+/// first optimal goal it met.
 struct ChunkResult<S> {
-    queued: Vec<(u32, S, S)>,
+    queued: Vec<Vec<(S, S)>>,
     goal: Option<S>,
 }
 
@@ -50,7 +54,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
     );
     ctl.add(1, 0);
     // Queued states with their parents (the start is its own), by (f, g).
-    let mut open: BTreeMap<(u32, u32), Vec<(P::State, P::State)>> = BTreeMap::new();
+    let mut open: Open<P::State> = BTreeMap::new();
     open.insert((h0, 0), vec![(start, start)]);
     let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
     let mut open_len = 1;
@@ -63,10 +67,16 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
         if let Some((goal, _)) = bucket.iter().find(|(s, _)| space.is_goal(s)) {
             return SearchOutcome::Found(visited.path_to(*goal, |n| n.parent));
         }
+        let chunk = chunk_size(bucket.len());
         let chunks: Vec<ChunkResult<P::State>> = bucket
-            .par_chunks(chunk_size(bucket.len()))
+            .par_chunks(chunk)
             .map_init(
-                || (Vec::new(), Batch::new()),
+                || {
+                    (
+                        Vec::with_capacity(BRANCHING),
+                        Batch::with_capacity(chunk * BRANCHING),
+                    )
+                },
                 |(successors, batch), chunk| {
                     if ctl.is_stopped() {
                         return ChunkResult {
@@ -85,11 +95,11 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
         let mut goal = None;
         for chunk in chunks {
             goal = goal.or(chunk.goal);
-            open_len += chunk.queued.len();
-            for (f_next, state, parent) in chunk.queued {
-                open.entry((f_next, g + 1))
-                    .or_default()
-                    .push((state, parent));
+            for (delta, states) in (0..).zip(chunk.queued) {
+                if !states.is_empty() {
+                    open_len += states.len();
+                    open.entry((f + delta, g + 1)).or_default().extend(states);
+                }
             }
         }
         ctl.set_bytes(visited.bytes() + (open_len + bucket.len()) as u64 * entry_size);
@@ -114,30 +124,37 @@ fn expand_chunk<P: Space>(
         successors.clear();
         space.successors(state, Some(parent).filter(|p| *p != state), successors);
         for &next in successors.iter() {
-            let next = space.canonical(next);
-            if let Some(h) = space.heuristic(&next) {
-                let node = Node {
-                    parent: *state,
-                    g: g + 1,
-                };
-                batch.push(next, node, (g + 1 + h).max(f));
-            }
+            let node = Node {
+                parent: *state,
+                g: g + 1,
+            };
+            batch.push(space.canonical(next), node, 0);
         }
     }
     let mut result = ChunkResult {
-        queued: Vec::with_capacity(batch.len() / 2),
+        queued: Vec::new(),
         goal: None,
     };
     let mut stored = 0;
+    // The heuristic is computed only for states that are new or reached by a shorter path: most
+    // successors are known already and need none.
     visited.insert_batch(
         batch,
         |old, new| old.g > new.g,
-        |next, node, f_next, was_new| {
+        |next, node, _, was_new| {
             stored += u64::from(was_new);
+            let Some(h) = space.heuristic(&next) else {
+                return;
+            };
+            let f_next = (node.g + h).max(f);
             if f_next == f && result.goal.is_none() && space.is_goal(&next) {
                 result.goal = Some(next);
             }
-            result.queued.push((f_next, next, node.parent));
+            let delta = (f_next - f) as usize;
+            if result.queued.len() <= delta {
+                result.queued.resize_with(delta + 1, Vec::new);
+            }
+            result.queued[delta].push((next, node.parent));
         },
     );
     ctl.add(stored, chunk.len() as u64);

@@ -12,13 +12,13 @@
 use rayon::prelude::*;
 
 use super::visited::{Batch, Visited};
-use super::{SearchControl, SearchOutcome, Space};
+use super::{Limit, SearchControl, SearchOutcome, Space};
 
-/// The part of the next layer one chunk produced: new states with their parents.
-struct ChunkResult<S> {
-    new_states: Vec<(S, S)>,
-    goal: Option<S>,
-}
+/// A layer: states with the state each was first reached from.
+pub(crate) type Layer<S> = Vec<(S, S)>;
+
+/// The part of the next layer one chunk produced, with its first target state.
+type ChunkResult<S> = (Layer<S>, Option<S>);
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
@@ -29,7 +29,6 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
     if space.is_goal(&start) {
         return SearchOutcome::Found(vec![start]);
     }
-    let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
     // Each frontier entry carries its parent (the start is its own) for `Space::successors`.
     let mut frontier = vec![(start, start)];
     let mut depth = 0;
@@ -39,35 +38,8 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         }
         depth += 1;
         ctl.set_depth(depth);
-        let frontier_bytes = frontier.capacity() as u64 * entry_size;
-        let chunks: Vec<ChunkResult<P::State>> = frontier
-            .par_chunks(chunk_size(frontier.len()))
-            .map_init(
-                || (Vec::new(), Batch::new()),
-                |(successors, batch), chunk| {
-                    if ctl.is_stopped() {
-                        return ChunkResult {
-                            new_states: Vec::new(),
-                            goal: None,
-                        };
-                    }
-                    let result = expand_chunk(space, &visited, chunk, successors, batch);
-                    ctl.add(result.new_states.len() as u64, chunk.len() as u64);
-                    // Sets the shared stop flag that the other workers poll.
-                    let _ = ctl.check();
-                    result
-                },
-            )
-            .collect();
-        let next_len = chunks.iter().map(|c| c.new_states.len()).sum();
-        let mut next = Vec::with_capacity(next_len);
-        let mut goal = None;
-        for chunk in &chunks {
-            next.extend_from_slice(&chunk.new_states);
-            goal = goal.or(chunk.goal);
-        }
-        drop(chunks);
-        ctl.set_bytes(visited.bytes() + frontier_bytes + next.capacity() as u64 * entry_size);
+        let (next, goal) = expand_layer(space, &visited, &frontier, ctl, |s| space.is_goal(s));
+        ctl.set_bytes(visited.bytes() + layer_bytes(&frontier) + layer_bytes(&next));
         if let Some(goal) = goal {
             return SearchOutcome::Found(visited.path_to(goal, |&parent| parent));
         }
@@ -78,6 +50,56 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
     }
     SearchOutcome::Exhausted
 }
+
+/// Heap bytes of a layer.
+pub(crate) fn layer_bytes<S>(layer: &Layer<S>) -> u64 {
+    (layer.capacity() * std::mem::size_of::<(S, S)>()) as u64
+}
+
+/// Expands every state of `frontier` in parallel: stores each new successor in `visited` with
+/// its parent and returns them as the next layer, with the first new state (in layer order)
+/// for which `is_target` holds. Stops early, with a partial layer, once `ctl` is stopped.
+pub(crate) fn expand_layer<P: Space>(
+    space: &P,
+    visited: &Visited<P::State, P::State>,
+    frontier: &Layer<P::State>,
+    ctl: &SearchControl,
+    is_target: impl Fn(&P::State) -> bool + Sync,
+) -> (Layer<P::State>, Option<P::State>) {
+    let chunk = chunk_size(frontier.len());
+    let chunks: Vec<ChunkResult<P::State>> = frontier
+        .par_chunks(chunk)
+        .map_init(
+            // Rayon may call this once per chunk: sized up front, the buffers never regrow.
+            || {
+                (
+                    Vec::with_capacity(BRANCHING),
+                    Batch::with_capacity(chunk * BRANCHING),
+                )
+            },
+            |(successors, batch), chunk| {
+                if ctl.is_stopped() {
+                    return (Vec::new(), None);
+                }
+                let result = expand_chunk(space, visited, chunk, successors, batch, &is_target);
+                ctl.add(result.0.len() as u64, chunk.len() as u64);
+                // Sets the shared stop flag that the other workers poll.
+                let _ = ctl.check();
+                result
+            },
+        )
+        .collect();
+    let mut next = Vec::with_capacity(chunks.iter().map(|c| c.0.len()).sum());
+    let mut target = None;
+    for (states, found) in &chunks {
+        next.extend_from_slice(states);
+        target = target.or(*found);
+    }
+    (next, target)
+}
+
+/// Room for this many successors per state is reserved in the buffers of a chunk.
+pub(crate) const BRANCHING: usize = 16;
 
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
 /// that a chunk's successors form long per-shard groups in the visited set.
@@ -92,6 +114,7 @@ fn expand_chunk<P: Space>(
     chunk: &[(P::State, P::State)],
     successors: &mut Vec<P::State>,
     batch: &mut Batch<P::State, P::State>,
+    is_target: impl Fn(&P::State) -> bool,
 ) -> ChunkResult<P::State> {
     for (state, parent) in chunk {
         successors.clear();
@@ -100,19 +123,60 @@ fn expand_chunk<P: Space>(
             batch.push(space.canonical(next), *state, 0);
         }
     }
-    let mut result = ChunkResult {
-        new_states: Vec::with_capacity(batch.len() / 2),
-        goal: None,
-    };
+    let mut new_states = Vec::with_capacity(batch.len());
+    let mut target = None;
     visited.insert_batch(
         batch,
         |_, _| false,
         |next, parent, _, _| {
-            result.new_states.push((next, parent));
-            if result.goal.is_none() && space.is_goal(&next) {
-                result.goal = Some(next);
+            new_states.push((next, parent));
+            if target.is_none() && is_target(&next) {
+                target = Some(next);
             }
         },
     );
-    result
+    (new_states, target)
+}
+
+/// Counts the states reachable from the start, the start included, by exhausting the space.
+/// With `expand_goals` false, goal states are counted but not expanded (the reachable set of a
+/// game that ends at its goal). Returns the limit instead when `ctl` stops the search first.
+pub fn count_reachable<P: Space>(
+    space: &P,
+    expand_goals: bool,
+    ctl: &SearchControl,
+) -> Result<u64, Limit> {
+    /// `space` with no goal, so that breadth-first search exhausts it.
+    struct Exhaustive<'a, P> {
+        space: &'a P,
+        expand_goals: bool,
+    }
+    impl<P: Space> Space for Exhaustive<'_, P> {
+        type State = P::State;
+        fn start(&self) -> P::State {
+            self.space.start()
+        }
+        fn successors(&self, state: &P::State, parent: Option<&P::State>, out: &mut Vec<P::State>) {
+            if self.expand_goals || !self.space.is_goal(state) {
+                self.space.successors(state, parent, out);
+            }
+        }
+        fn is_goal(&self, _: &P::State) -> bool {
+            false
+        }
+        fn canonical(&self, state: P::State) -> P::State {
+            self.space.canonical(state)
+        }
+    }
+    let before = ctl.states();
+    match bfs(
+        &Exhaustive {
+            space,
+            expand_goals,
+        },
+        ctl,
+    ) {
+        SearchOutcome::Stopped(limit) => Err(limit),
+        _ => Ok(ctl.states() - before),
+    }
 }

@@ -6,10 +6,12 @@
 //!
 //! - [`bfs`]: parallel level-synchronous frontier breadth-first search (optimal for unit moves).
 //! - [`astar`]: parallel best-first search in f-layers for spaces with an admissible heuristic.
+//! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
 
 pub mod astar;
 pub mod bfs;
+pub mod bidirectional;
 pub mod control;
 pub mod visited;
 
@@ -51,10 +53,14 @@ pub trait Space: Sync {
     }
 
     /// A lower bound on the moves still needed from `state` (admissible, and consistent:
-    /// it drops by at most 1 per move). Used by [`astar`]; `bfs` ignores it. Return `None` when
-    /// `state` provably cannot reach a goal (the state is then not stored). Default: `Some(0)`.
+    /// it drops by at most 1 per move). Used by [`astar`], once per newly stored state; `bfs`
+    /// ignores it. Return `None` when `state` provably cannot reach a goal: it is stored (so it
+    /// is not examined again) but never expanded. Default: `Some(0)`.
     #[inline]
     fn heuristic(&self, _state: &Self::State) -> Option<u32> {
         Some(0)
     }
 }
+
+#[cfg(test)]
+mod tests;

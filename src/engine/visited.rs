@@ -40,15 +40,20 @@ struct Candidate<S, V> {
 /// A worker's reusable buffers of candidates for [`Visited::insert_batch`].
 pub struct Batch<S, V> {
     candidates: Vec<Candidate<S, V>>,
-    /// The candidates grouped by shard.
-    by_shard: Vec<Candidate<S, V>>,
+    /// Candidate indices grouped by shard.
+    by_shard: Vec<u32>,
 }
 
 impl<S: Copy, V: Copy> Batch<S, V> {
     pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// A batch with room for `n` candidates before it grows.
+    pub fn with_capacity(n: usize) -> Self {
         Batch {
-            candidates: Vec::new(),
-            by_shard: Vec::new(),
+            candidates: Vec::with_capacity(n),
+            by_shard: Vec::with_capacity(n),
         }
     }
 
@@ -128,18 +133,15 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
         for i in 0..SHARDS {
             starts[i + 1] += starts[i];
         }
-        let Some(&first) = batch.candidates.first() else {
-            return;
-        };
+        let candidates = &batch.candidates;
         let by_shard = &mut batch.by_shard;
         by_shard.clear();
-        by_shard.resize(batch.candidates.len(), first);
+        by_shard.resize(candidates.len(), 0);
         let mut next = starts;
-        for c in &batch.candidates {
-            by_shard[next[c.shard as usize]] = *c;
+        for (i, c) in candidates.iter().enumerate() {
+            by_shard[next[c.shard as usize]] = i as u32;
             next[c.shard as usize] += 1;
         }
-        batch.candidates.clear();
         let shards = self.map.shards();
         for shard in 0..SHARDS {
             let group = &mut by_shard[starts[shard]..starts[shard + 1]];
@@ -151,21 +153,22 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
             let mut pending = 0;
             {
                 let table = shards[shard].read();
-                prefetch(&table, group);
+                prefetch(&table, group.iter().map(|&i| candidates[i as usize].hash));
                 for i in 0..group.len() {
-                    let c = group[i];
+                    let c = &candidates[group[i] as usize];
                     let known = table
                         .get(c.hash, |(k, _)| *k == c.state)
                         .is_some_and(|(_, old)| !replace(old.get(), &c.value));
                     if !known {
-                        group[pending] = c;
+                        group[pending] = group[i];
                         pending += 1;
                     }
                 }
             }
             if pending > 0 {
                 let mut table = shards[shard].write();
-                for c in &group[..pending] {
+                for &i in &group[..pending] {
+                    let c = &candidates[i as usize];
                     let found = table.find_or_find_insert_slot(
                         c.hash,
                         |(k, _)| *k == c.state,
@@ -196,6 +199,7 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
                 }
             }
         }
+        batch.candidates.clear();
     }
 
     pub fn get(&self, state: &S) -> Option<V> {
@@ -240,9 +244,9 @@ impl<S: Copy + Eq + Hash, V: Copy> Default for Visited<S, V> {
     }
 }
 
-/// Asks the processor to fetch the first control group and bucket each candidate will probe.
+/// Asks the processor to fetch the first control group and bucket each hash will probe.
 #[inline]
-fn prefetch<T, S, V>(table: &hashbrown::raw::RawTable<T>, group: &[Candidate<S, V>]) {
+fn prefetch<T>(table: &hashbrown::raw::RawTable<T>, hashes: impl Iterator<Item = u64>) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -251,8 +255,8 @@ fn prefetch<T, S, V>(table: &hashbrown::raw::RawTable<T>, group: &[Candidate<S, 
         }
         let mask = table.buckets() - 1;
         let end = table.data_end().as_ptr();
-        for c in group {
-            let pos = c.hash as usize & mask;
+        for hash in hashes {
+            let pos = hash as usize & mask;
             // Addresses inside the table's allocation; prefetching never faults.
             let ctrl = (end as *const u8).wrapping_add(pos);
             let bucket = end.wrapping_sub(pos + 1) as *const u8;
@@ -264,5 +268,5 @@ fn prefetch<T, S, V>(table: &hashbrown::raw::RawTable<T>, group: &[Candidate<S, 
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, group);
+    let _ = (table, hashes);
 }

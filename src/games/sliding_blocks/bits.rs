@@ -1,69 +1,104 @@
-//! Fixed-size bit sets and packed keys for the search (hand-packed integers: see
-//! `ARCHITECTURE.md` for why not bitvec here).
+//! Fixed-size bitboards and packed keys for the search. Both are hand-packed integers rather than
+//! `bitvec` arrays: the search needs whole-board shifts and masks in a handful of instructions,
+//! which `u64`/`u128` give directly (see `ARCHITECTURE.md`).
 //!
-//! [`CellSet`] is a set of board cells (or of one shape's placements, which never outnumber the
-//! cells): `u128` for the boards of the corpus, [`Wide`] beyond. [`Key`] is a state: one
-//! fixed-width field per block slot, packed into `N` words, fields never straddling a word.
+//! [`Bits`] is a set of grid cells (row-major with one padding column, so a shift by one never
+//! wraps a row): `u64` or `u128` for the boards of the corpus, [`Wide`] beyond. [`Key`] is a
+//! state: one fixed-width field per block slot, packed into `N` words, fields never straddling a
+//! word.
 
 use std::hash::{Hash, Hasher};
 
-/// A set of small indices (board cells or placements) in a fixed number of bits.
-pub trait CellSet: Copy + Send + Sync + 'static {
-    /// How many indices fit.
+/// A set of grid cells in a fixed number of bits, with whole-set shifts.
+pub trait Bits: Copy + Eq + Send + Sync + 'static {
+    /// How many cells fit.
     const CAPACITY: usize;
     fn empty() -> Self;
     fn insert(&mut self, i: usize);
     fn contains(&self, i: usize) -> bool;
-    fn union(self, other: Self) -> Self;
-    /// Symmetric difference; on disjoint sets, removal of `other` from a union.
-    fn xor(self, other: Self) -> Self;
-    fn is_disjoint(&self, other: &Self) -> bool;
-    /// Removes and returns the smallest index.
+    fn or(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn and_not(self, other: Self) -> Self;
+    /// Cells moved `n` places up in index (toward the end of the grid).
+    fn shl(self, n: usize) -> Self;
+    /// Cells moved `n` places down in index.
+    fn shr(self, n: usize) -> Self;
+    fn is_empty(&self) -> bool;
+    /// Removes and returns the smallest cell.
     fn pop_lowest(&mut self) -> Option<usize>;
 }
 
-impl CellSet for u128 {
-    const CAPACITY: usize = 128;
-    #[inline]
-    fn empty() -> Self {
-        0
-    }
-    #[inline]
-    fn insert(&mut self, i: usize) {
-        *self |= 1 << i;
-    }
-    #[inline]
-    fn contains(&self, i: usize) -> bool {
-        *self >> i & 1 != 0
-    }
-    #[inline]
-    fn union(self, other: Self) -> Self {
-        self | other
-    }
-    #[inline]
-    fn xor(self, other: Self) -> Self {
-        self ^ other
-    }
-    #[inline]
-    fn is_disjoint(&self, other: &Self) -> bool {
-        self & other == 0
-    }
-    #[inline]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
+macro_rules! native_bits {
+    ($t:ty) => {
+        impl Bits for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            #[inline]
+            fn empty() -> Self {
+                0
+            }
+            #[inline]
+            fn insert(&mut self, i: usize) {
+                *self |= 1 << i;
+            }
+            #[inline]
+            fn contains(&self, i: usize) -> bool {
+                *self >> i & 1 != 0
+            }
+            #[inline]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline]
+            fn and_not(self, other: Self) -> Self {
+                self & !other
+            }
+            #[inline]
+            fn shl(self, n: usize) -> Self {
+                self << n
+            }
+            #[inline]
+            fn shr(self, n: usize) -> Self {
+                self >> n
+            }
+            #[inline]
+            fn is_empty(&self) -> bool {
+                *self == 0
+            }
+            #[inline]
+            fn pop_lowest(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    return None;
+                }
+                let i = self.trailing_zeros() as usize;
+                *self &= *self - 1;
+                Some(i)
+            }
         }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
+    };
 }
 
-/// A set of up to `64 * W` indices.
+native_bits!(u64);
+native_bits!(u128);
+
+/// A set of up to `64 * W` cells, for boards beyond 128 grid cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wide<const W: usize>([u64; W]);
 
-impl<const W: usize> CellSet for Wide<W> {
+impl<const W: usize> Wide<W> {
+    #[inline]
+    fn zip(mut self, other: Self, f: impl Fn(u64, u64) -> u64) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a = f(*a, b);
+        }
+        self
+    }
+}
+
+impl<const W: usize> Bits for Wide<W> {
     const CAPACITY: usize = 64 * W;
     #[inline]
     fn empty() -> Self {
@@ -78,22 +113,43 @@ impl<const W: usize> CellSet for Wide<W> {
         self.0[i / 64] >> (i % 64) & 1 != 0
     }
     #[inline]
-    fn union(mut self, other: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-        self
+    fn or(self, other: Self) -> Self {
+        self.zip(other, |a, b| a | b)
     }
     #[inline]
-    fn xor(mut self, other: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a ^= b;
-        }
-        self
+    fn and(self, other: Self) -> Self {
+        self.zip(other, |a, b| a & b)
     }
     #[inline]
-    fn is_disjoint(&self, other: &Self) -> bool {
-        self.0.iter().zip(&other.0).all(|(a, b)| a & b == 0)
+    fn and_not(self, other: Self) -> Self {
+        self.zip(other, |a, b| a & !b)
+    }
+    fn shl(self, n: usize) -> Self {
+        let (words, bits) = (n / 64, n % 64);
+        let mut out = [0u64; W];
+        for i in (words..W).rev() {
+            let lo = self.0[i - words];
+            out[i] = lo << bits;
+            if bits > 0 && i > words {
+                out[i] |= self.0[i - words - 1] >> (64 - bits);
+            }
+        }
+        Wide(out)
+    }
+    fn shr(self, n: usize) -> Self {
+        let (words, bits) = (n / 64, n % 64);
+        let mut out = [0u64; W];
+        for (i, word) in out.iter_mut().enumerate().take(W.saturating_sub(words)) {
+            *word = self.0[i + words] >> bits;
+            if bits > 0 && i + words + 1 < W {
+                *word |= self.0[i + words + 1] << (64 - bits);
+            }
+        }
+        Wide(out)
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
     }
     #[inline]
     fn pop_lowest(&mut self) -> Option<usize> {
@@ -113,8 +169,8 @@ pub struct Field {
 }
 
 impl Field {
-    /// Lays out fields of the given bit widths into as few words as possible in order, never
-    /// across a word boundary; returns them and the number of words used.
+    /// Lays out fields of the given bit widths (each at most 32) in order into as few words as
+    /// possible, never across a word boundary; returns them and the number of words used.
     pub fn layout(widths: &[u32]) -> (Vec<Field>, usize) {
         let (mut word, mut used) = (0usize, 0u32);
         let fields = widths
@@ -181,5 +237,35 @@ impl<const N: usize> Hash for Key<N> {
         for w in self.0 {
             state.write_u64(w);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wide shifts agree with `u128` shifts bit for bit.
+    #[test]
+    fn wide_shifts_match_native_ones() {
+        let x: u128 = 0xdead_beef_0123_4567_89ab_cdef_f00d_cafe;
+        let wide = Wide::<2>([x as u64, (x >> 64) as u64]);
+        for n in [0, 1, 5, 63, 64, 65, 100, 127] {
+            let as_u128 = |w: Wide<2>| u128::from(w.0[0]) | u128::from(w.0[1]) << 64;
+            assert_eq!(as_u128(wide.shl(n)), x << n, "shl {n}");
+            assert_eq!(as_u128(wide.shr(n)), x >> n, "shr {n}");
+        }
+    }
+
+    #[test]
+    fn fields_never_straddle_words() {
+        let (fields, words) = Field::layout(&[30, 30, 30, 7]);
+        assert_eq!(words, 2);
+        assert_eq!((fields[2].word, fields[2].shift), (1, 0));
+        let mut key = Key::<2>::ZERO;
+        for (i, f) in fields.iter().enumerate() {
+            key.set(*f, 100 + i as u32);
+        }
+        let read: Vec<u32> = fields.iter().map(|&f| key.get(f)).collect();
+        assert_eq!(read, [100, 101, 102, 103]);
     }
 }

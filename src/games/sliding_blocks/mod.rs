@@ -13,12 +13,14 @@ pub mod space;
 
 use std::path::Path;
 
-use bits::{CellSet, Wide};
+use bits::{Bits, Wide};
 use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
 use crate::engine::astar::astar;
-use crate::engine::{SearchControl, SearchOutcome};
+use crate::engine::bfs::count_reachable;
+use crate::engine::bidirectional::bidirectional;
+use crate::engine::{Limit, SearchControl, SearchOutcome};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
 
 pub struct SlidingBlocks;
@@ -76,15 +78,13 @@ impl Game for SlidingBlocks {
     }
 
     fn solve(level: &Level, ctl: &SearchControl) -> Answer {
-        let (puzzle, layout) = (&level.puzzle, &level.layout);
-        match (layout.cell_count <= 128, layout.key_words) {
-            (true, 1) => solve_with::<u128, 1>(puzzle, layout, ctl),
-            (true, 2) => solve_with::<u128, 2>(puzzle, layout, ctl),
-            (true, 3 | 4) => solve_with::<u128, 4>(puzzle, layout, ctl),
-            (true, _) => solve_with::<u128, { space::MAX_KEY_WORDS }>(puzzle, layout, ctl),
-            (false, 1..=4) => solve_with::<Wide<16>, 4>(puzzle, layout, ctl),
-            (false, _) => solve_with::<Wide<16>, { space::MAX_KEY_WORDS }>(puzzle, layout, ctl),
-        }
+        with_space(
+            level,
+            Solve {
+                puzzle: &level.puzzle,
+                ctl,
+            },
+        )
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
@@ -92,21 +92,73 @@ impl Game for SlidingBlocks {
     }
 }
 
-/// A* search (admissible block-count heuristic) with `M` as the cell set and `N`-word keys.
-fn solve_with<M: CellSet, const N: usize>(
-    puzzle: &Puzzle,
-    layout: &Layout,
-    ctl: &SearchControl,
-) -> Answer {
-    let space = SlidingSpace::<M, N>::new(layout);
-    match astar(&space, ctl) {
-        SearchOutcome::Found(path) => Answer::Solved {
-            moves: path.len() as u64 - 1,
-            optimal: true,
-            score: path.len() as u64 - 1,
-            solution: space.notation(puzzle, &path),
-        },
-        SearchOutcome::Exhausted => Answer::Unsolvable,
-        SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
+/// Something to do with a puzzle's search space, whatever its bitboard and key types (the
+/// solver, the reachable-state count, benchmarks against other search libraries).
+pub trait WithSpace {
+    type Output;
+    fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Self::Output;
+}
+
+/// Builds the level's space with the smallest bitboard and key types that fit, from a fixed
+/// menu of instantiations, and hands it to `user`.
+pub fn with_space<U: WithSpace>(level: &Level, user: U) -> U::Output {
+    let layout = &level.layout;
+    match (layout.grid, layout.key_words) {
+        (..=64, 1) => user.run(SlidingSpace::<u64, 1>::new(layout)),
+        (..=64, 2) => user.run(SlidingSpace::<u64, 2>::new(layout)),
+        (..=128, 1) => user.run(SlidingSpace::<u128, 1>::new(layout)),
+        (..=128, 2) => user.run(SlidingSpace::<u128, 2>::new(layout)),
+        (..=128, 3..=4) => user.run(SlidingSpace::<u128, 4>::new(layout)),
+        (..=256, ..=4) => user.run(SlidingSpace::<Wide<4>, 4>::new(layout)),
+        _ => user.run(SlidingSpace::<Wide<16>, { space::MAX_KEY_WORDS }>::new(
+            layout,
+        )),
     }
 }
+
+/// Solving: bidirectional BFS when the goal fixes every block (moves are reversible, so the
+/// search can grow from both ends), else A* with the admissible block-count heuristic.
+struct Solve<'a> {
+    puzzle: &'a Puzzle,
+    ctl: &'a SearchControl,
+}
+
+impl WithSpace for Solve<'_> {
+    type Output = Answer;
+    fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Answer {
+        let outcome = match space.unique_goal() {
+            Some(goal) => bidirectional(&space, goal, self.ctl),
+            None => astar(&space, self.ctl),
+        };
+        match outcome {
+            SearchOutcome::Found(path) => Answer::Solved {
+                moves: path.len() as u64 - 1,
+                optimal: true,
+                score: path.len() as u64 - 1,
+                solution: space.notation(self.puzzle, &path),
+            },
+            SearchOutcome::Exhausted => Answer::Unsolvable,
+            SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
+        }
+    }
+}
+
+/// Counting every position reachable from the start (spec §4's Klotski figure).
+struct CountReachable<'a> {
+    ctl: &'a SearchControl,
+}
+
+impl WithSpace for CountReachable<'_> {
+    type Output = Result<u64, Limit>;
+    fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Result<u64, Limit> {
+        count_reachable(&space, true, self.ctl)
+    }
+}
+
+/// The number of positions reachable from the start (same-shape free blocks identical).
+pub fn reachable_positions(level: &Level, ctl: &SearchControl) -> Result<u64, Limit> {
+    with_space(level, CountReachable { ctl })
+}
+
+#[cfg(test)]
+mod tests;

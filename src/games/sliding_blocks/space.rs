@@ -1,78 +1,78 @@
-//! The packed search space of a puzzle: precomputed placement tables and the engine's [`Space`].
+//! The packed search space of a puzzle: precomputed shape tables on a bitboard, and the engine's
+//! [`Space`].
 //!
-//! For every distinct block shape, a **placement** is a translation that keeps all its cells on
-//! the board. Per shape the tables hold each placement's cell mask (its in-bounds and collision
-//! table: two placements collide exactly when their masks intersect) and its four neighbouring
-//! placements (U, D, L, R; `NONE` off the board). A state stores one placement index per block
-//! slot. Slots are ordered goal blocks first, then free blocks grouped by shape; each group of
-//! interchangeable free blocks is kept sorted ([`Space::canonical`]), so permutations of
-//! identical blocks are one state (spec R6).
+//! Cells are numbered row-major over the board's bounding box (`stride` = its width); shifts by one
+//! are masked so they never wrap from one row's end into the next row's start. A block's
+//! **anchor** is the grid index of its first cell. Per distinct shape the tables hold the cell
+//! offsets from the anchor, the set of anchors that keep the whole block on the board (its
+//! in-bounds table), and the cell mask of every such placement (its collision table: two
+//! placements collide exactly when their masks intersect). The valid anchors of a shape, in grid
+//! order, are numbered densely: that **placement index** is what a state stores, in as few bits
+//! as the shape's placements need.
 //!
-//! A move of one block is a flood fill over its placements that avoids the other blocks: every
-//! placement reached, other than the start, is one successor (any-path moves, spec R2).
+//! A state stores one placement index per block slot. Slots are ordered goal blocks first, then free
+//! blocks grouped by shape; each group of interchangeable free blocks is kept sorted (successors
+//! are generated in that canonical form directly, so the engine's `canonical` hook is not
+//! needed), and permutations of identical blocks are one state (spec R6).
+//!
+//! One block's moves are computed bit-parallel: the anchors where it fits among the other blocks
+//! are the intersection of the free cells shifted by each of its cell offsets; a flood fill of
+//! that set by (masked) shifts of ±1 and ±stride from its anchor gives every placement it can reach by
+//! unit steps (any-path moves, spec R2). Each reached placement but the start is one successor.
 
-use std::collections::HashMap;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
-use super::bits::{CellSet, Field, Key};
+use super::bits::{Bits, Field, Key};
 use super::rules::{Cell, Dir, Puzzle};
 use crate::engine::Space;
 
-/// No neighbouring placement in that direction.
-const NONE: u32 = u32::MAX;
-
-/// The most board cells the search supports (a placement set must fit a cell set).
-pub const MAX_CELLS: usize = 1024;
-/// The most key bits the search supports.
+/// The most grid cells (board width times height) the search supports.
+pub const MAX_GRID: usize = 1024;
+/// The most key words the search supports.
 pub const MAX_KEY_WORDS: usize = 16;
 
-/// One shape's placements, independent of the bit-set type.
+/// One distinct shape's placements, independent of the bitboard type.
 struct ShapePlacements {
-    /// Cells relative to the shape's first cell.
-    cells: Vec<Cell>,
-    /// The board cell of the shape's first cell, per placement.
-    anchors: Vec<Cell>,
-    /// Neighbouring placement per direction (U, D, L, R).
-    neighbours: Vec<[u32; 4]>,
-    /// Board cell indices covered, per placement.
-    covers: Vec<Vec<usize>>,
+    /// Grid offsets of the cells from the anchor (the first cell, so all are ≥ 0).
+    offsets: Vec<usize>,
+    /// Anchors (grid indices) that keep every cell on the board.
+    anchors: Vec<usize>,
 }
 
-/// Everything about a puzzle's state space that does not depend on the bit-set types.
+/// Everything about a puzzle's state space that does not depend on the bitboard type.
 pub struct Layout {
+    stride: usize,
+    /// Grid cells: `width * height`.
+    pub grid: usize,
+    /// Grid indices of the board cells.
+    board: Vec<usize>,
     shapes: Vec<ShapePlacements>,
     /// Block index of each slot.
     slot_block: Vec<usize>,
     /// Shape index of each slot.
     slot_shape: Vec<usize>,
-    /// Bit width of each slot's field.
-    slot_width: Vec<u32>,
     /// Slot ranges of interchangeable free blocks (two or more of one shape).
     groups: Vec<(usize, usize)>,
-    /// Start placement of each block.
+    /// Start anchor of each block.
     start: Vec<u32>,
-    /// Target placement of each goal block (by block index).
+    /// Target anchor of each goal block (by block index).
     targets: Vec<Option<u32>>,
-    /// Board cells of the puzzle.
-    pub cell_count: usize,
+    /// Bits of each slot's field.
+    slot_width: Vec<u32>,
     /// Words a key needs.
     pub key_words: usize,
 }
 
 impl Layout {
     pub fn new(puzzle: &Puzzle) -> Layout {
-        let mut cell_index = HashMap::new();
-        for row in 0..puzzle.height as i32 {
-            for col in 0..puzzle.width as i32 {
-                let cell = Cell { row, col };
-                if puzzle.is_board(cell) {
-                    let next = cell_index.len();
-                    cell_index.insert(cell, next);
-                }
-            }
-        }
-        // Shapes, in order of first use; goal blocks never share a group but may share a table.
-        let mut shapes: Vec<ShapePlacements> = Vec::new();
+        let stride = puzzle.width;
+        let index = |c: Cell| c.row as usize * stride + c.col as usize;
+        let board: Vec<usize> = (0..puzzle.height as i32)
+            .flat_map(|row| (0..puzzle.width as i32).map(move |col| Cell { row, col }))
+            .filter(|&c| puzzle.is_board(c))
+            .map(index)
+            .collect();
+        let mut shapes: Vec<(Vec<Cell>, ShapePlacements)> = Vec::new();
         let block_shape: Vec<usize> = puzzle
             .blocks
             .iter()
@@ -80,58 +80,65 @@ impl Layout {
                 let cells = block.shape();
                 shapes
                     .iter()
-                    .position(|s| s.cells == cells)
+                    .position(|(s, _)| *s == cells)
                     .unwrap_or_else(|| {
-                        shapes.push(ShapePlacements::new(cells, &cell_index));
+                        let anchors = (0..puzzle.height as i32)
+                            .flat_map(|row| {
+                                (0..puzzle.width as i32).map(move |col| Cell { row, col })
+                            })
+                            .filter(|&a| cells.iter().all(|&c| puzzle.is_board(a.plus(c))))
+                            .map(index)
+                            .collect();
+                        let offsets = cells
+                            .iter()
+                            .map(|c| (c.row as usize * stride).wrapping_add_signed(c.col as isize))
+                            .collect();
+                        shapes.push((cells, ShapePlacements { offsets, anchors }));
                         shapes.len() - 1
                     })
             })
             .collect();
-        let placement = |block: usize, offset: Cell| -> u32 {
-            let anchor = puzzle.blocks[block].cells[0].plus(offset);
-            let shape = &shapes[block_shape[block]];
-            shape
-                .anchors
-                .iter()
-                .position(|&a| a == anchor)
-                .expect("a block lies on the board") as u32
-        };
-        let start: Vec<u32> = (0..puzzle.blocks.len())
-            .map(|b| placement(b, Cell::ZERO))
+        let start: Vec<u32> = puzzle
+            .blocks
+            .iter()
+            .map(|b| index(b.cells[0]) as u32)
             .collect();
-        let targets: Vec<Option<u32>> = (0..puzzle.blocks.len())
-            .map(|b| puzzle.blocks[b].target.map(|t| placement(b, t)))
+        let targets: Vec<Option<u32>> = puzzle
+            .blocks
+            .iter()
+            .map(|b| b.target.map(|t| index(b.cells[0].plus(t)) as u32))
             .collect();
         // Slots: goal blocks, then free blocks grouped by shape.
-        let mut slot_block: Vec<usize> = (0..puzzle.blocks.len())
-            .filter(|&b| puzzle.blocks[b].is_goal())
-            .collect();
+        let is_goal = |b: &usize| puzzle.blocks[*b].is_goal();
+        let mut slot_block: Vec<usize> = (0..puzzle.blocks.len()).filter(is_goal).collect();
         let mut groups = Vec::new();
         for shape in 0..shapes.len() {
             let first = slot_block.len();
             slot_block.extend(
-                (0..puzzle.blocks.len())
-                    .filter(|&b| !puzzle.blocks[b].is_goal() && block_shape[b] == shape),
+                (0..puzzle.blocks.len()).filter(|b| !is_goal(b) && block_shape[*b] == shape),
             );
             if slot_block.len() - first > 1 {
                 groups.push((first, slot_block.len() - first));
             }
         }
         let slot_shape: Vec<usize> = slot_block.iter().map(|&b| block_shape[b]).collect();
+        let grid = stride * puzzle.height;
         let slot_width: Vec<u32> = slot_shape
             .iter()
-            .map(|&s| usize::BITS - (shapes[s].anchors.len() - 1).leading_zeros())
+            .map(|&s| usize::BITS - (shapes[s].1.anchors.len() - 1).leading_zeros())
             .collect();
         let (_, key_words) = Field::layout(&slot_width);
         Layout {
-            shapes,
+            stride,
+            grid,
+            board,
+            shapes: shapes.into_iter().map(|(_, s)| s).collect(),
             slot_block,
             slot_shape,
-            slot_width,
             groups,
             start,
             targets,
-            cell_count: cell_index.len(),
+            slot_width,
             key_words,
         }
     }
@@ -146,10 +153,10 @@ impl Layout {
 
     /// Why the search cannot handle this puzzle, if it cannot.
     pub fn unsupported(&self) -> Option<String> {
-        if self.cell_count > MAX_CELLS {
+        if self.grid > MAX_GRID {
             Some(format!(
-                "unsupported: the board has {} cells, the solver handles at most {MAX_CELLS}",
-                self.cell_count
+                "unsupported: the board needs {} grid cells, the solver handles at most {MAX_GRID}",
+                self.grid
             ))
         } else if self.key_words > MAX_KEY_WORDS {
             Some(format!(
@@ -163,43 +170,26 @@ impl Layout {
     }
 }
 
-impl ShapePlacements {
-    fn new(cells: Vec<Cell>, cell_index: &HashMap<Cell, usize>) -> ShapePlacements {
-        let mut anchors: Vec<Cell> = cell_index
-            .keys()
-            .copied()
-            .filter(|&a| cells.iter().all(|&c| cell_index.contains_key(&a.plus(c))))
-            .collect();
-        anchors.sort();
-        let index: HashMap<Cell, u32> = anchors
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| (a, i as u32))
-            .collect();
-        let neighbours = anchors
-            .iter()
-            .map(|&a| Dir::ALL.map(|d| index.get(&a.plus(d.delta())).copied().unwrap_or(NONE)))
-            .collect();
-        let covers = anchors
-            .iter()
-            .map(|&a| cells.iter().map(|&c| cell_index[&a.plus(c)]).collect())
-            .collect();
-        ShapePlacements {
-            cells,
-            anchors,
-            neighbours,
-            covers,
-        }
-    }
+/// One shape's tables as bitboards.
+struct ShapeTable<M> {
+    offsets: Vec<usize>,
+    /// Anchors that keep the block on the board.
+    anchors: M,
+    /// The anchor of each placement index.
+    anchor_of: Vec<u32>,
+    /// The placement index of each anchor (grid index); `u32::MAX` off `anchors`.
+    placement_of: Vec<u32>,
+    /// Cells covered, by placement.
+    masks: Vec<M>,
+    /// Board cells next to the block but not under it, by placement: a block with no free cell
+    /// there cannot move, which most blocks of a crowded puzzle cannot.
+    halos: Vec<M>,
+    /// By placement: whether the block covers a cell of some goal block's target there.
+    on_targets: Vec<bool>,
 }
 
-/// One shape's tables in the search's bit-set type.
-struct ShapeTable<M> {
-    masks: Vec<M>,
-    neighbours: Vec<[u32; 4]>,
-    /// Placements that cover a cell of some goal block's target.
-    on_targets: M,
-}
+/// Where a slot's entries start in [`SlidingSpace::must_move`].
+type TableOffset = usize;
 
 /// A slot's shape and field, its group of interchangeable slots (itself alone for most), and
 /// for a goal block its target placement.
@@ -211,51 +201,81 @@ struct Slot {
     target: Option<u32>,
 }
 
-/// The engine's view of a puzzle: `M` holds board cells, keys have `N` words.
+/// The engine's view of a puzzle: `M` holds grid cells, keys have `N` words.
 pub struct SlidingSpace<'a, M, const N: usize> {
     layout: &'a Layout,
+    board: M,
+    /// Grid cells not in the first column, and not in the last: the cells a shift right or left
+    /// by one may start from without wrapping.
+    not_first_column: M,
+    not_last_column: M,
     shapes: Vec<ShapeTable<M>>,
     slots: Vec<Slot>,
     start: Key<N>,
     goal_mask: Key<N>,
     goal_value: Key<N>,
+    /// Per slot (from its offset), by placement: 1 when the block there must still move at
+    /// least once (a goal block off its target, a free block on a target cell), else 0.
+    must_move: Vec<u8>,
+    must_move_at: Vec<TableOffset>,
+    /// The slot owning each bit of a key (the last slot for unused bits).
+    slot_at_bit: Vec<u8>,
 }
 
-impl<'a, M: CellSet, const N: usize> SlidingSpace<'a, M, N> {
+impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
     pub fn new(layout: &'a Layout) -> Self {
-        assert!(layout.cell_count <= M::CAPACITY && layout.key_words <= N);
+        assert!(layout.grid <= M::CAPACITY && layout.key_words <= N);
+        let set = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut m = M::empty();
+            cells.for_each(|c| m.insert(c));
+            m
+        };
+        let board = set(&mut layout.board.iter().copied());
+        let stride = layout.stride;
+        let not_first_column = set(&mut (0..layout.grid).filter(|i| i % stride != 0));
+        let not_last_column = set(&mut (0..layout.grid).filter(|i| i % stride != stride - 1));
+        // The cells one unit step from a set of cells.
+        let around = |m: M| {
+            m.and(not_last_column)
+                .shl(1)
+                .or(m.and(not_first_column).shr(1))
+                .or(m.shl(stride))
+                .or(m.shr(stride))
+        };
+        let cover = |shape: &ShapePlacements, anchor: usize| {
+            set(&mut shape.offsets.iter().map(|o| anchor + o))
+        };
         let mut target_cells = M::empty();
         for (block, target) in layout.targets.iter().enumerate() {
             if let Some(t) = target {
                 let shape = &layout.shapes[layout.slot_shape[layout.slot_of(block)]];
-                shape.covers[*t as usize]
-                    .iter()
-                    .for_each(|&c| target_cells.insert(c));
+                target_cells = target_cells.or(cover(shape, *t as usize));
             }
         }
-        let shapes = layout
+        let shapes: Vec<ShapeTable<M>> = layout
             .shapes
             .iter()
-            .map(|s| ShapeTable {
-                masks: s
-                    .covers
-                    .iter()
-                    .map(|cells| {
-                        let mut m = M::empty();
-                        cells.iter().for_each(|&c| m.insert(c));
-                        m
-                    })
-                    .collect(),
-                neighbours: s.neighbours.clone(),
-                on_targets: {
-                    let mut on = M::empty();
-                    for (p, cells) in s.covers.iter().enumerate() {
-                        if cells.iter().any(|&c| target_cells.contains(c)) {
-                            on.insert(p);
-                        }
-                    }
-                    on
-                },
+            .map(|s| {
+                let masks: Vec<M> = s.anchors.iter().map(|&a| cover(s, a)).collect();
+                let mut placement_of = vec![u32::MAX; layout.grid];
+                for (p, &a) in s.anchors.iter().enumerate() {
+                    placement_of[a] = p as u32;
+                }
+                ShapeTable {
+                    halos: masks
+                        .iter()
+                        .map(|&m| around(m).and(board).and_not(m))
+                        .collect(),
+                    offsets: s.offsets.clone(),
+                    anchors: set(&mut s.anchors.iter().copied()),
+                    anchor_of: s.anchors.iter().map(|&a| a as u32).collect(),
+                    placement_of,
+                    on_targets: masks
+                        .iter()
+                        .map(|m| !m.and(target_cells).is_empty())
+                        .collect(),
+                    masks,
+                }
             })
             .collect();
         let (fields, _) = Field::layout(&layout.slot_width);
@@ -270,17 +290,40 @@ impl<'a, M: CellSet, const N: usize> SlidingSpace<'a, M, N> {
                     .copied()
                     .find(|&(first, len)| (first..first + len).contains(&slot))
                     .unwrap_or((slot, 1)),
-                target: layout.targets[layout.slot_block[slot]],
+                target: layout.targets[layout.slot_block[slot]]
+                    .map(|t| shapes[layout.slot_shape[slot]].placement_of[t as usize]),
             })
             .collect();
+        let mut slot_at_bit = vec![(slots.len() - 1) as u8; N * 64];
+        for (i, slot) in slots.iter().enumerate().rev() {
+            let first = slot.field.word as usize * 64 + slot.field.shift as usize;
+            let width = slot.field.mask.count_ones() as usize;
+            slot_at_bit[first..first + width].fill(i as u8);
+        }
         let mut space = SlidingSpace {
             layout,
+            board,
+            not_first_column,
+            not_last_column,
             shapes,
             slots,
             start: Key::ZERO,
             goal_mask: Key::ZERO,
             goal_value: Key::ZERO,
+            must_move: Vec::new(),
+            must_move_at: Vec::new(),
+            slot_at_bit,
         };
+        for slot in &space.slots {
+            space.must_move_at.push(space.must_move.len());
+            let on_targets = &space.shapes[slot.shape].on_targets;
+            space
+                .must_move
+                .extend((0..on_targets.len()).map(|p| match slot.target {
+                    Some(t) => u8::from(p != t as usize),
+                    None => u8::from(on_targets[p]),
+                }));
+        }
         space.start = space.key_of(&layout.start);
         for slot in &space.slots {
             if let Some(target) = slot.target {
@@ -291,50 +334,113 @@ impl<'a, M: CellSet, const N: usize> SlidingSpace<'a, M, N> {
         space
     }
 
-    /// The canonical key of a concrete position (a placement per block).
-    fn key_of(&self, placements: &[u32]) -> Key<N> {
+    /// The one goal state, when every block is a goal block.
+    pub fn unique_goal(&self) -> Option<Key<N>> {
+        self.slots
+            .iter()
+            .all(|s| s.target.is_some())
+            .then_some(self.goal_value)
+    }
+
+    /// The canonical key of a concrete position (an anchor per block): each group of
+    /// interchangeable blocks sorted.
+    fn key_of(&self, anchors: &[u32]) -> Key<N> {
+        let placement = |slot: usize| {
+            let block = self.layout.slot_block[slot];
+            self.shapes[self.slots[slot].shape].placement_of[anchors[block] as usize]
+        };
         let mut key = Key::ZERO;
-        for (slot, &block) in self.layout.slot_block.iter().enumerate() {
-            key.set(self.slots[slot].field, placements[block]);
-        }
-        self.canonical(key)
-    }
-
-    /// The cells covered by every block of `key`.
-    #[inline]
-    fn occupied(&self, key: &Key<N>) -> M {
-        self.slots.iter().fold(M::empty(), |occ, slot| {
-            occ.union(self.shapes[slot.shape].masks[key.get(slot.field) as usize])
-        })
-    }
-
-    /// Calls `visit` with every placement the shape can reach from `from` by unit steps
-    /// without touching `others` (not `from` itself).
-    #[inline]
-    fn reachable(&self, shape: usize, from: u32, others: M, mut visit: impl FnMut(u32)) {
-        let table = &self.shapes[shape];
-        let mut reached = M::empty();
-        reached.insert(from as usize);
-        let mut todo = reached;
-        while let Some(p) = todo.pop_lowest() {
-            for q in table.neighbours[p] {
-                if q != NONE
-                    && !reached.contains(q as usize)
-                    && table.masks[q as usize].is_disjoint(&others)
-                {
-                    reached.insert(q as usize);
-                    todo.insert(q as usize);
-                    visit(q);
-                }
+        for &(first, len) in &self.layout.groups {
+            let mut group: Vec<u32> = (first..first + len).map(placement).collect();
+            group.sort_unstable();
+            for (slot, p) in (first..).zip(group) {
+                key.set(self.slots[slot].field, p);
             }
         }
+        for slot in 0..self.slots.len() {
+            if self.slots[slot].group.1 == 1 {
+                key.set(self.slots[slot].field, placement(slot));
+            }
+        }
+        key
+    }
+
+    /// `state` with the block of `slot` moved to placement `to`, its group kept sorted (spec
+    /// R6): the other placements of the group are sorted already, so `to` bubbles into place.
+    #[inline]
+    fn moved(&self, state: &Key<N>, slot: usize, to: u32) -> Key<N> {
+        let (first, len) = self.slots[slot].group;
+        let mut key = *state;
+        let field = |i: usize| self.slots[i].field;
+        let mut j = slot;
+        while j > first && key.get(field(j - 1)) > to {
+            key.set(field(j), key.get(field(j - 1)));
+            j -= 1;
+        }
+        while j + 1 < first + len && key.get(field(j + 1)) < to {
+            key.set(field(j), key.get(field(j + 1)));
+            j += 1;
+        }
+        key.with(field(j), to)
+    }
+
+    /// The anchors where `shape` lies entirely on `free` cells.
+    #[inline]
+    fn fits(&self, shape: &ShapeTable<M>, free: M) -> M {
+        shape
+            .offsets
+            .iter()
+            .fold(shape.anchors, |fit, &o| fit.and(free.shr(o)))
+    }
+
+    /// Every anchor of `fit` connected to `from` by unit steps inside `fit` (`from` included).
+    #[inline]
+    fn flood(&self, from: usize, fit: M) -> M {
+        let stride = self.layout.stride;
+        let mut reached = M::empty();
+        reached.insert(from);
+        loop {
+            let grown = reached
+                .and(self.not_last_column)
+                .shl(1)
+                .or(reached.and(self.not_first_column).shr(1))
+                .or(reached.shl(stride))
+                .or(reached.shr(stride))
+                .and(fit)
+                .or(reached);
+            if grown == reached {
+                return reached;
+            }
+            reached = grown;
+        }
+    }
+
+    /// The cells of every block of a concrete position but `except`.
+    fn occupied_except(&self, anchors: &[u32], except: Option<usize>) -> M {
+        (0..anchors.len())
+            .filter(|&b| Some(b) != except)
+            .fold(M::empty(), |occ, b| {
+                let shape = self.shape_of_block(b);
+                occ.or(shape.masks[shape.placement_of[anchors[b] as usize] as usize])
+            })
+    }
+
+    fn shape_of_block(&self, block: usize) -> &ShapeTable<M> {
+        &self.shapes[self.slots[self.layout.slot_of(block)].shape]
     }
 
     /// The slot of `state` holding the block that moved from `parent` to `state`.
     #[inline]
     fn moved_slot(&self, state: &Key<N>, parent: &Key<N>) -> Option<usize> {
-        let changed = (0..self.slots.len())
-            .find(|&i| state.get(self.slots[i].field) != parent.get(self.slots[i].field))?;
+        // The lowest differing bit names a slot whose field changed.
+        let (word, diff) = state
+            .0
+            .iter()
+            .zip(parent.0)
+            .map(|(a, b)| a ^ b)
+            .enumerate()
+            .find(|&(_, d)| d != 0)?;
+        let changed = self.slot_at_bit[word * 64 + diff.trailing_zeros() as usize] as usize;
         let (first, len) = self.slots[changed].group;
         if len == 1 {
             return Some(changed);
@@ -350,82 +456,73 @@ impl<'a, M: CellSet, const N: usize> SlidingSpace<'a, M, N> {
     /// Turns a path of keys into the notation: each move as the real block's name and a
     /// shortest chain of unit steps, tried in the order U, D, L, R (spec §3).
     pub fn notation(&self, puzzle: &Puzzle, path: &[Key<N>]) -> String {
-        let mut placements = self.layout.start.clone();
+        let mut anchors = self.layout.start.clone();
         let mut tokens = Vec::with_capacity(path.len().saturating_sub(1));
         for next in path.iter().skip(1) {
             let (block, to) = self
-                .find_move(&placements, next)
+                .find_move(&anchors, next)
                 .expect("consecutive states of a search path differ by one move");
-            let steps = self.step_path(block, &placements, to);
+            let steps = self.step_path(block, &anchors, to);
             tokens.push(format!("{}:{}", puzzle.blocks[block].name, steps));
-            placements[block] = to;
+            anchors[block] = to;
         }
         tokens.join(" ")
     }
 
-    /// The block and placement that turn the concrete position into `next`.
-    fn find_move(&self, placements: &[u32], next: &Key<N>) -> Option<(usize, u32)> {
-        let occupied = self.masks_of(placements).fold(M::empty(), M::union);
-        let mut found = None;
-        for (block, &from) in placements.iter().enumerate() {
+    /// The block and anchor that turn the concrete position into `next`.
+    fn find_move(&self, anchors: &[u32], next: &Key<N>) -> Option<(usize, u32)> {
+        (0..anchors.len()).find_map(|block| {
             let shape = self.shape_of_block(block);
-            let others = occupied.xor(self.shapes[shape].masks[from as usize]);
-            self.reachable(shape, from, others, |to| {
-                if found.is_none() {
-                    let mut moved = placements.to_vec();
-                    moved[block] = to;
-                    if self.key_of(&moved) == *next {
-                        found = Some((block, to));
-                    }
-                }
-            });
-            if found.is_some() {
-                break;
-            }
-        }
-        found
-    }
-
-    fn shape_of_block(&self, block: usize) -> usize {
-        self.slots[self.layout.slot_of(block)].shape
-    }
-
-    fn masks_of<'s>(&'s self, placements: &'s [u32]) -> impl Iterator<Item = M> + 's {
-        placements
-            .iter()
-            .enumerate()
-            .map(|(b, &p)| self.shapes[self.shape_of_block(b)].masks[p as usize])
+            let free = self
+                .board
+                .and_not(self.occupied_except(anchors, Some(block)));
+            let from = anchors[block] as usize;
+            let mut reached = self.flood(from, self.fits(shape, free));
+            std::iter::from_fn(|| reached.pop_lowest())
+                .filter(|&to| to != from)
+                .find(|&to| {
+                    let mut moved = anchors.to_vec();
+                    moved[block] = to as u32;
+                    self.key_of(&moved) == *next
+                })
+                .map(|to| (block, to as u32))
+        })
     }
 
     /// A shortest chain of unit steps for `block` to `to`, breadth-first in the order U, D, L, R.
-    fn step_path(&self, block: usize, placements: &[u32], to: u32) -> String {
+    fn step_path(&self, block: usize, anchors: &[u32], to: u32) -> String {
         let shape = self.shape_of_block(block);
-        let table = &self.shapes[shape];
-        let from = placements[block];
-        let others = self
-            .masks_of(placements)
-            .enumerate()
-            .filter(|&(b, _)| b != block)
-            .fold(M::empty(), |acc, (_, m)| acc.union(m));
-        let mut came_from: HashMap<u32, (u32, Dir)> = HashMap::new();
+        let fit = self.fits(
+            shape,
+            self.board
+                .and_not(self.occupied_except(anchors, Some(block))),
+        );
+        let stride = self.layout.stride;
+        let from = anchors[block] as usize;
+        let mut came_from: HashMap<usize, (usize, Dir)> = HashMap::new();
         let mut queue = VecDeque::from([from]);
         while let Some(p) = queue.pop_front() {
-            if p == to {
+            if p == to as usize {
                 break;
             }
-            for (dir, q) in Dir::ALL.into_iter().zip(table.neighbours[p as usize]) {
-                if q != NONE
-                    && q != from
-                    && !came_from.contains_key(&q)
-                    && table.masks[q as usize].is_disjoint(&others)
-                {
+            let neighbours = [
+                (p.checked_sub(stride), Dir::Up),
+                (Some(p + stride), Dir::Down),
+                ((p % stride != 0).then(|| p - 1), Dir::Left),
+                ((p % stride != stride - 1).then_some(p + 1), Dir::Right),
+            ];
+            for (q, dir) in neighbours {
+                let Some(q) = q.filter(|&q| q < self.layout.grid) else {
+                    continue;
+                };
+                if q != from && fit.contains(q) && !came_from.contains_key(&q) {
                     came_from.insert(q, (p, dir));
                     queue.push_back(q);
                 }
             }
         }
         let mut steps = Vec::new();
-        let mut at = to;
+        let mut at = to as usize;
         while at != from {
             let (prev, dir) = came_from[&at];
             steps.push(dir.letter());
@@ -435,7 +532,7 @@ impl<'a, M: CellSet, const N: usize> SlidingSpace<'a, M, N> {
     }
 }
 
-impl<M: CellSet, const N: usize> Space for SlidingSpace<'_, M, N> {
+impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
     type State = Key<N>;
 
     fn start(&self) -> Key<N> {
@@ -446,34 +543,29 @@ impl<M: CellSet, const N: usize> Space for SlidingSpace<'_, M, N> {
     /// one move from the parent (spec R5).
     #[inline]
     fn successors(&self, state: &Key<N>, parent: Option<&Key<N>>, out: &mut Vec<Key<N>>) {
-        let occupied = self.occupied(state);
+        let occupied = self.slots.iter().fold(M::empty(), |occ, slot| {
+            occ.or(self.shapes[slot.shape].masks[state.get(slot.field) as usize])
+        });
+        let free = self.board.and_not(occupied);
         let skip = parent.and_then(|p| self.moved_slot(state, p));
         for (i, slot) in self.slots.iter().enumerate() {
             if Some(i) == skip {
                 continue;
             }
-            let from = state.get(slot.field);
-            let others = occupied.xor(self.shapes[slot.shape].masks[from as usize]);
-            self.reachable(slot.shape, from, others, |to| {
-                out.push(state.with(slot.field, to))
-            });
+            let shape = &self.shapes[slot.shape];
+            let placement = state.get(slot.field) as usize;
+            if shape.halos[placement].and(free).is_empty() {
+                continue;
+            }
+            let fit = self.fits(shape, free.or(shape.masks[placement]));
+            let from = shape.anchor_of[placement] as usize;
+            let mut reached = self.flood(from, fit);
+            while let Some(to) = reached.pop_lowest() {
+                if to != from {
+                    out.push(self.moved(state, i, shape.placement_of[to]));
+                }
+            }
         }
-    }
-
-    /// Blocks that must still move at least once: goal blocks off their target and free blocks
-    /// covering a target cell. A move moves one block, so this never overestimates and changes
-    /// by at most 1 per move (admissible and consistent).
-    #[inline]
-    fn heuristic(&self, state: &Key<N>) -> Option<u32> {
-        let mut h = 0;
-        for slot in &self.slots {
-            let p = state.get(slot.field);
-            h += match slot.target {
-                Some(t) => u32::from(p != t),
-                None => u32::from(self.shapes[slot.shape].on_targets.contains(p as usize)),
-            };
-        }
-        Some(h)
     }
 
     #[inline]
@@ -481,22 +573,17 @@ impl<M: CellSet, const N: usize> Space for SlidingSpace<'_, M, N> {
         state.and(&self.goal_mask) == self.goal_value
     }
 
-    /// Sorts each group of interchangeable blocks (insertion sort: at most one field is out of
-    /// place after a move).
+    /// Blocks that must still move at least once: goal blocks off their target and free blocks
+    /// covering a target cell. A move moves one block, so this never overestimates and changes
+    /// by at most 1 per move (admissible and consistent).
     #[inline]
-    fn canonical(&self, mut state: Key<N>) -> Key<N> {
-        for &(first, len) in &self.layout.groups {
-            for i in first + 1..first + len {
-                let value = state.get(self.slots[i].field);
-                let mut j = i;
-                while j > first && state.get(self.slots[j - 1].field) > value {
-                    let prev = state.get(self.slots[j - 1].field);
-                    state.set(self.slots[j].field, prev);
-                    j -= 1;
-                }
-                state.set(self.slots[j].field, value);
-            }
-        }
-        state
+    fn heuristic(&self, state: &Key<N>) -> Option<u32> {
+        let h = self
+            .slots
+            .iter()
+            .zip(&self.must_move_at)
+            .map(|(slot, &at)| u32::from(self.must_move[at + state.get(slot.field) as usize]))
+            .sum();
+        Some(h)
     }
 }

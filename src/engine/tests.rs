@@ -1,0 +1,209 @@
+//! Engine tests on a toy space with known figures: the 3x3 sliding-tile puzzle, whose 181,440
+//! reachable positions and 31-move hardest position are classic results.
+
+use rayon::ThreadPoolBuilder;
+
+use super::astar::astar;
+use super::bfs::{bfs, count_reachable};
+use super::bidirectional::bidirectional;
+use super::control::Limits;
+use super::{Limit, SearchControl, SearchOutcome, Space};
+
+/// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.
+struct EightPuzzle {
+    start: u64,
+    goal: u64,
+    /// Whether A* may use the Manhattan distance (else it searches blind).
+    manhattan: bool,
+}
+
+fn pack(tiles: [u64; 9]) -> u64 {
+    tiles.iter().enumerate().map(|(i, t)| t << (4 * i)).sum()
+}
+
+fn tile(state: u64, cell: usize) -> u64 {
+    state >> (4 * cell) & 0xf
+}
+
+const SOLVED: [u64; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+/// A hardest position: 31 moves from `SOLVED`.
+const HARDEST: [u64; 9] = [8, 6, 7, 2, 5, 4, 3, 0, 1];
+
+impl EightPuzzle {
+    fn new(start: [u64; 9], manhattan: bool) -> Self {
+        EightPuzzle {
+            start: pack(start),
+            goal: pack(SOLVED),
+            manhattan,
+        }
+    }
+}
+
+impl Space for EightPuzzle {
+    type State = u64;
+
+    fn start(&self) -> u64 {
+        self.start
+    }
+
+    fn successors(&self, state: &u64, _parent: Option<&u64>, out: &mut Vec<u64>) {
+        let blank = (0..9).find(|&c| tile(*state, c) == 0).expect("a blank");
+        let (row, col) = (blank / 3, blank % 3);
+        let neighbours = [
+            (row > 0).then(|| blank - 3),
+            (row < 2).then(|| blank + 3),
+            (col > 0).then(|| blank - 1),
+            (col < 2).then(|| blank + 1),
+        ];
+        for cell in neighbours.into_iter().flatten() {
+            let t = tile(*state, cell);
+            out.push(state - (t << (4 * cell)) + (t << (4 * blank)));
+        }
+    }
+
+    fn is_goal(&self, state: &u64) -> bool {
+        *state == self.goal
+    }
+
+    fn heuristic(&self, state: &u64) -> Option<u32> {
+        if !self.manhattan {
+            return Some(0);
+        }
+        let distance = (0..9)
+            .filter(|&c| tile(*state, c) != 0)
+            .map(|c| {
+                let home = (tile(*state, c) - 1) as usize;
+                (home / 3).abs_diff(c / 3) + (home % 3).abs_diff(c % 3)
+            })
+            .sum::<usize>();
+        Some(distance as u32)
+    }
+}
+
+/// A search of the 8-puzzle.
+type Search = fn(&EightPuzzle, &SearchControl) -> SearchOutcome<u64>;
+
+/// Runs `f` on a pool of `threads` workers.
+fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(f)
+}
+
+/// Checks that `path` runs from the start to the goal by single moves and returns its length.
+fn checked_length(space: &EightPuzzle, path: &[u64]) -> usize {
+    assert_eq!(path.first(), Some(&space.start));
+    assert_eq!(path.last(), Some(&space.goal));
+    for pair in path.windows(2) {
+        let mut next = Vec::new();
+        space.successors(&pair[0], None, &mut next);
+        assert!(next.contains(&pair[1]), "not one move apart");
+    }
+    path.len() - 1
+}
+
+#[test]
+fn every_search_finds_the_31_move_optimum_on_any_number_of_threads() {
+    for threads in [1, 4] {
+        let blind = EightPuzzle::new(HARDEST, false);
+        let informed = EightPuzzle::new(HARDEST, true);
+        let runs: [(&str, &EightPuzzle, Search); 3] = [
+            ("bfs", &blind, |s, c| bfs(s, c)),
+            ("astar", &informed, |s, c| astar(s, c)),
+            ("bidirectional", &blind, |s, c| bidirectional(s, s.goal, c)),
+        ];
+        for (name, space, search) in runs {
+            let ctl = SearchControl::unlimited();
+            let SearchOutcome::Found(path) = with_threads(threads, || search(space, &ctl)) else {
+                panic!("{name} on {threads} threads found nothing")
+            };
+            assert_eq!(
+                checked_length(space, &path),
+                31,
+                "{name} on {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn counts_do_not_depend_on_the_number_of_threads() {
+    let counts = |threads| {
+        let space = EightPuzzle::new(HARDEST, true);
+        let (bfs_ctl, astar_ctl) = (SearchControl::unlimited(), SearchControl::unlimited());
+        with_threads(threads, || {
+            bfs(&space, &bfs_ctl);
+            astar(&space, &astar_ctl);
+        });
+        (
+            bfs_ctl.stats().states,
+            bfs_ctl.stats().expanded,
+            astar_ctl.stats().states,
+            astar_ctl.stats().expanded,
+        )
+    };
+    let one = counts(1);
+    assert_eq!(one, counts(4));
+    assert!(
+        one.2 < one.0 / 4,
+        "Manhattan A* stores far fewer states than BFS: {one:?}"
+    );
+}
+
+#[test]
+fn exhausting_the_space_counts_every_reachable_position() {
+    let space = EightPuzzle::new(HARDEST, false);
+    let ctl = SearchControl::unlimited();
+    assert_eq!(
+        with_threads(4, || count_reachable(&space, true, &ctl)),
+        Ok(181_440)
+    );
+    // Swapping two tiles gives the other parity class: no search reaches the goal.
+    let unsolvable = EightPuzzle::new([2, 1, 3, 4, 5, 6, 7, 8, 0], true);
+    for search in [bfs::<EightPuzzle>, astar::<EightPuzzle>] {
+        let ctl = SearchControl::unlimited();
+        assert_eq!(search(&unsolvable, &ctl), SearchOutcome::Exhausted);
+    }
+    let ctl = SearchControl::unlimited();
+    assert_eq!(bfs(&unsolvable, &ctl), SearchOutcome::Exhausted);
+    assert_eq!(ctl.states(), 181_440);
+    let ctl = SearchControl::unlimited();
+    assert_eq!(
+        bidirectional(&unsolvable, unsolvable.goal, &ctl),
+        SearchOutcome::Exhausted
+    );
+}
+
+#[test]
+fn a_state_limit_stops_every_search() {
+    let space = EightPuzzle::new(HARDEST, false);
+    let limits = Limits {
+        max_states: Some(5_000),
+        ..Limits::default()
+    };
+    let stopped = SearchOutcome::Stopped(Limit::States(5_000));
+    assert_eq!(bfs(&space, &SearchControl::new(limits)), stopped);
+    assert_eq!(astar(&space, &SearchControl::new(limits)), stopped);
+    assert_eq!(
+        bidirectional(&space, space.goal, &SearchControl::new(limits)),
+        stopped
+    );
+    let ctl = SearchControl::new(limits);
+    assert_eq!(
+        count_reachable(&space, true, &ctl),
+        Err(Limit::States(5_000))
+    );
+}
+
+#[test]
+fn the_start_can_be_the_goal() {
+    let space = EightPuzzle::new(SOLVED, true);
+    for search in [bfs::<EightPuzzle>, astar::<EightPuzzle>] {
+        assert_eq!(
+            search(&space, &SearchControl::unlimited()),
+            SearchOutcome::Found(vec![space.goal])
+        );
+    }
+}
