@@ -24,7 +24,8 @@ const PUZZLES: [(&str, u64); 4] = [
 ];
 
 fn load(name: &str) -> Level {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/sliding-blocks/layton-puzzles.tsv");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora/sliding-blocks/layton-puzzles.tsv");
     let text = std::fs::read_to_string(&path).expect("the shared corpus beside the repository");
     let source = Source {
         path: &path,
@@ -59,7 +60,9 @@ impl WithSpace for Pathfinding {
         };
         let start = space.start();
         let path = match space.unique_goal() {
-            Some(goal) => pathfinding::directed::bfs::bfs_bidirectional(&start, &goal, successors, successors),
+            Some(goal) => {
+                pathfinding::directed::bfs::bfs_bidirectional(&start, &goal, successors, successors)
+            }
             None => pathfinding::directed::bfs::bfs(&start, successors, |s| space.is_goal(s)),
         };
         path.expect("solvable").len() as u64 - 1
@@ -70,7 +73,12 @@ fn bench(c: &mut Criterion) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pools: Vec<(String, rayon::ThreadPool)> = [1, cores]
         .into_iter()
-        .map(|n| (format!("frontier-{n}-threads"), ThreadPoolBuilder::new().num_threads(n).build().unwrap()))
+        .map(|n| {
+            (
+                format!("frontier-{n}-threads"),
+                ThreadPoolBuilder::new().num_threads(n).build().unwrap(),
+            )
+        })
         .collect();
     for (name, moves) in PUZZLES {
         let level = load(name);

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use super::bfs::{BRANCHING, chunk_size};
-use super::visited::{Batch, Visited};
+use super::bfs::chunk_size;
+use super::visited::{Scratch, ScratchPool, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// Queued states with their parents, by (f, g).
@@ -41,6 +41,7 @@ struct ChunkResult<S> {
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
     let visited: Visited<P::State, Node<P::State>> = Visited::new();
+    let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
     let Some(h0) = space.heuristic(&start) else {
         return SearchOutcome::Exhausted;
@@ -67,30 +68,24 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
         if let Some((goal, _)) = bucket.iter().find(|(s, _)| space.is_goal(s)) {
             return SearchOutcome::Found(visited.path_to(*goal, |n| n.parent));
         }
+        let expand = |chunk: &[(P::State, P::State)]| {
+            if ctl.is_stopped() {
+                return ChunkResult {
+                    queued: Vec::new(),
+                    goal: None,
+                };
+            }
+            let result = scratch.with(|s| expand_chunk(space, &visited, ctl, chunk, (f, g), s));
+            let _ = ctl.check();
+            result
+        };
         let chunk = chunk_size(bucket.len());
-        let chunks: Vec<ChunkResult<P::State>> = bucket
-            .par_chunks(chunk)
-            .map_init(
-                || {
-                    (
-                        Vec::with_capacity(BRANCHING),
-                        Batch::with_capacity(chunk * BRANCHING),
-                    )
-                },
-                |(successors, batch), chunk| {
-                    if ctl.is_stopped() {
-                        return ChunkResult {
-                            queued: Vec::new(),
-                            goal: None,
-                        };
-                    }
-                    let result =
-                        expand_chunk(space, &visited, ctl, chunk, (f, g), successors, batch);
-                    let _ = ctl.check();
-                    result
-                },
-            )
-            .collect();
+        // A single chunk is expanded on the calling thread, without a round trip through the pool.
+        let chunks: Vec<ChunkResult<P::State>> = if bucket.len() <= chunk {
+            vec![expand(&bucket)]
+        } else {
+            bucket.par_chunks(chunk).map(expand).collect()
+        };
         open_len -= bucket.len();
         let mut goal = None;
         for chunk in chunks {
@@ -110,15 +105,14 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
     SearchOutcome::Exhausted
 }
 
-/// Expands the states of one chunk of bucket (f, g) with the worker's reused buffers.
+/// Expands the states of one chunk of bucket (f, g) with a worker's reused buffers.
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State, Node<P::State>>,
     ctl: &SearchControl,
     chunk: &[(P::State, P::State)],
     (f, g): (u32, u32),
-    successors: &mut Vec<P::State>,
-    batch: &mut Batch<P::State, Node<P::State>>,
+    Scratch { successors, batch }: &mut Scratch<P::State, Node<P::State>>,
 ) -> ChunkResult<P::State> {
     for (state, parent) in chunk {
         successors.clear();

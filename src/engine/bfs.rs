@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use super::visited::{Batch, Visited};
+use super::visited::{Scratch, ScratchPool, Visited};
 use super::{Limit, SearchControl, SearchOutcome, Space};
 
 /// A layer: states with the state each was first reached from.
@@ -23,6 +23,7 @@ type ChunkResult<S> = (Layer<S>, Option<S>);
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
     let visited: Visited<P::State, P::State> = Visited::new();
+    let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
     visited.insert_new(start, start);
     ctl.add(1, 0);
@@ -38,7 +39,9 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         }
         depth += 1;
         ctl.set_depth(depth);
-        let (next, goal) = expand_layer(space, &visited, &frontier, ctl, |s| space.is_goal(s));
+        let (next, goal) = expand_layer(space, &visited, &scratch, &frontier, ctl, |s| {
+            space.is_goal(s)
+        });
         ctl.set_bytes(visited.bytes() + layer_bytes(&frontier) + layer_bytes(&next));
         if let Some(goal) = goal {
             return SearchOutcome::Found(visited.path_to(goal, |&parent| parent));
@@ -62,33 +65,27 @@ pub(crate) fn layer_bytes<S>(layer: &Layer<S>) -> u64 {
 pub(crate) fn expand_layer<P: Space>(
     space: &P,
     visited: &Visited<P::State, P::State>,
+    scratch: &ScratchPool<P::State, P::State>,
     frontier: &Layer<P::State>,
     ctl: &SearchControl,
     is_target: impl Fn(&P::State) -> bool + Sync,
 ) -> (Layer<P::State>, Option<P::State>) {
     let chunk = chunk_size(frontier.len());
-    let chunks: Vec<ChunkResult<P::State>> = frontier
-        .par_chunks(chunk)
-        .map_init(
-            // Rayon may call this once per chunk: sized up front, the buffers never regrow.
-            || {
-                (
-                    Vec::with_capacity(BRANCHING),
-                    Batch::with_capacity(chunk * BRANCHING),
-                )
-            },
-            |(successors, batch), chunk| {
-                if ctl.is_stopped() {
-                    return (Vec::new(), None);
-                }
-                let result = expand_chunk(space, visited, chunk, successors, batch, &is_target);
-                ctl.add(result.0.len() as u64, chunk.len() as u64);
-                // Sets the shared stop flag that the other workers poll.
-                let _ = ctl.check();
-                result
-            },
-        )
-        .collect();
+    let expand = |chunk: &[(P::State, P::State)]| {
+        if ctl.is_stopped() {
+            return (Vec::new(), None);
+        }
+        let result = scratch.with(|s| expand_chunk(space, visited, chunk, s, &is_target));
+        ctl.add(result.0.len() as u64, chunk.len() as u64);
+        // Sets the shared stop flag that the other workers poll.
+        let _ = ctl.check();
+        result
+    };
+    if frontier.len() <= chunk {
+        // One chunk: expanded on the calling thread, without a round trip through the pool.
+        return expand(frontier);
+    }
+    let chunks: Vec<ChunkResult<P::State>> = frontier.par_chunks(chunk).map(expand).collect();
     let mut next = Vec::with_capacity(chunks.iter().map(|c| c.0.len()).sum());
     let mut target = None;
     for (states, found) in &chunks {
@@ -98,22 +95,18 @@ pub(crate) fn expand_layer<P: Space>(
     (next, target)
 }
 
-/// Room for this many successors per state is reserved in the buffers of a chunk.
-pub(crate) const BRANCHING: usize = 16;
-
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
 /// that a chunk's successors form long per-shard groups in the visited set.
 pub(crate) fn chunk_size(layer: usize) -> usize {
     (layer / (rayon::current_num_threads() * 8)).clamp(32, 1024)
 }
 
-/// Expands one chunk of a layer with the worker's reused buffers.
+/// Expands one chunk of a layer with a worker's reused buffers.
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State, P::State>,
     chunk: &[(P::State, P::State)],
-    successors: &mut Vec<P::State>,
-    batch: &mut Batch<P::State, P::State>,
+    Scratch { successors, batch }: &mut Scratch<P::State, P::State>,
     is_target: impl Fn(&P::State) -> bool,
 ) -> ChunkResult<P::State> {
     for (state, parent) in chunk {
@@ -123,7 +116,7 @@ fn expand_chunk<P: Space>(
             batch.push(space.canonical(next), *state, 0);
         }
     }
-    let mut new_states = Vec::with_capacity(batch.len());
+    let mut new_states = Vec::with_capacity(chunk.len());
     let mut target = None;
     visited.insert_batch(
         batch,

@@ -11,7 +11,7 @@
 //! depth instead of every state within the whole depth.
 
 use super::bfs::{Layer, expand_layer, layer_bytes};
-use super::visited::Visited;
+use super::visited::{ScratchPool, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// One direction of the search.
@@ -52,6 +52,7 @@ pub fn bidirectional<P: Space>(
     }
     let mut forward = Side::new(start);
     let mut backward = Side::new(goal);
+    let scratch = ScratchPool::new();
     ctl.add(2, 0);
     loop {
         if let Err(limit) = ctl.check() {
@@ -67,9 +68,10 @@ pub fn bidirectional<P: Space>(
             return SearchOutcome::Exhausted;
         }
         side.depth += 1;
-        let (next, meeting) = expand_layer(space, &side.visited, &side.frontier, ctl, |s| {
-            other.visited.get(s).is_some()
-        });
+        let (next, meeting) =
+            expand_layer(space, &side.visited, &scratch, &side.frontier, ctl, |s| {
+                other.visited.get(s).is_some()
+            });
         side.frontier = next;
         ctl.set_depth(forward.depth + backward.depth);
         ctl.set_bytes(forward.bytes() + backward.bytes());

@@ -46,14 +46,9 @@ pub struct Batch<S, V> {
 
 impl<S: Copy, V: Copy> Batch<S, V> {
     pub fn new() -> Self {
-        Self::with_capacity(0)
-    }
-
-    /// A batch with room for `n` candidates before it grows.
-    pub fn with_capacity(n: usize) -> Self {
         Batch {
-            candidates: Vec::with_capacity(n),
-            by_shard: Vec::with_capacity(n),
+            candidates: Vec::new(),
+            by_shard: Vec::new(),
         }
     }
 
@@ -79,6 +74,47 @@ impl<S: Copy, V: Copy> Batch<S, V> {
 }
 
 impl<S: Copy, V: Copy> Default for Batch<S, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A worker's reusable buffers: the successors of one state, and a chunk's batch.
+pub struct Scratch<S, V> {
+    pub successors: Vec<S>,
+    pub batch: Batch<S, V>,
+}
+
+/// Scratch buffers handed from chunk to chunk, so that their memory is allocated once per
+/// search rather than once per chunk (rayon may start a fresh job for every chunk).
+pub struct ScratchPool<S, V> {
+    free: std::sync::Mutex<Vec<Scratch<S, V>>>,
+}
+
+impl<S: Copy, V: Copy> ScratchPool<S, V> {
+    pub fn new() -> Self {
+        ScratchPool {
+            free: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` with a scratch buffer taken from the pool (or a new one) and returns it after.
+    pub fn with<R>(&self, f: impl FnOnce(&mut Scratch<S, V>) -> R) -> R {
+        let taken = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut scratch = taken.unwrap_or_else(|| Scratch {
+            successors: Vec::new(),
+            batch: Batch::new(),
+        });
+        let result = f(&mut scratch);
+        self.free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(scratch);
+        result
+    }
+}
+
+impl<S: Copy, V: Copy> Default for ScratchPool<S, V> {
     fn default() -> Self {
         Self::new()
     }

@@ -1,14 +1,14 @@
-//! Solving a whole set of levels in parallel: rayon over the levels (each level's search is
-//! itself parallel), a monitor thread that draws progress bars, guards the memory budget and
-//! checkpoints finished rows to the results file.
+//! Solving a whole set of levels in parallel: one driver thread per worker takes levels in turn
+//! (each level's search is itself parallel on rayon's pool), and a monitor thread draws progress
+//! bars, guards the memory budget and checkpoints finished rows to the results file.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use super::registry::LevelTask;
 use super::results::{self, Row, Status};
@@ -39,21 +39,38 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 /// Solves every task and returns the rows in task order.
 pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Row> {
     let monitor = Monitor::new(tasks.len(), options);
-    let done = AtomicBool::new(false);
+    // Dropping the sender wakes the monitor at once when the last level is done.
+    let (done, finished) = mpsc::channel::<()>();
+    let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(TICK);
+        let monitor = &monitor;
+        scope.spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(TICK) {
                 monitor.tick();
             }
         });
-        tasks.par_iter().enumerate().for_each(|(index, task)| {
-            let ctl = Arc::new(SearchControl::new(options.limits));
-            monitor.started(index, task.as_ref(), &ctl);
-            let row = task.solve(&ctl);
-            monitor.finished(index, row);
-        });
-        done.store(true, Ordering::Relaxed);
+        // One driver thread per worker takes the next level; each level's search runs its
+        // parallel layers on rayon's pool. Levels are not rayon jobs themselves, so a worker
+        // waiting inside one level's layer never picks up a whole other level, which would
+        // stall the first level's clock for the second's whole run.
+        let drivers: Vec<_> = (0..rayon::current_num_threads().min(tasks.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(task) = tasks.get(index) else { break };
+                        let ctl = Arc::new(SearchControl::new(options.limits));
+                        monitor.started(index, task.as_ref(), &ctl);
+                        let row = task.solve(&ctl);
+                        monitor.finished(index, row);
+                    }
+                })
+            })
+            .collect();
+        for driver in drivers {
+            driver.join().expect("a level's solver does not panic");
+        }
+        drop(done);
     });
     monitor.into_rows()
 }
