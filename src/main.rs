@@ -1,4 +1,5 @@
-//! The `frontier` command line: `solve` and `check` (see `specs/cli.md` and the README).
+//! The `frontier` command line: `solve`, `check`, `compare` and `report` (see `specs/cli.md`
+//! and the README).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,8 @@ use clap::{Args, Parser, Subcommand};
 use frontier::engine::control::Limits;
 use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
+use frontier::harness::compare::{self, Tolerance};
+use frontier::harness::report::{self, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover};
 
@@ -33,6 +36,35 @@ enum Command {
     Solve(SolveArgs),
     /// Replay a solution on a level with the rules alone.
     Check(CheckArgs),
+    /// Compare a baseline results CSV with a new one; exit 1 on any regression.
+    Compare(CompareArgs),
+    /// Write a self-contained HTML page of charts from results CSVs (two: before and after).
+    Report(ReportArgs),
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// A level is slower when new/baseline time exceeds this ratio.
+    #[arg(long, default_value_t = 1.25)]
+    time_tolerance: f64,
+    /// Levels whose baseline time is under this many milliseconds are timed in aggregate.
+    #[arg(long, default_value_t = 10.0)]
+    small_millis: f64,
+    baseline: PathBuf,
+    new: PathBuf,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// Where the page goes.
+    #[arg(long, default_value = "results/report.html")]
+    out: PathBuf,
+    /// The tolerance of the before/after comparison.
+    #[arg(long, default_value_t = 1.25)]
+    time_tolerance: f64,
+    /// Results CSVs; with two, the first is "before" and the second "after".
+    #[arg(required = true)]
+    csvs: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -58,6 +90,9 @@ struct SolveArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Levels solved at a time (default: one per thread); 1 times each level alone.
+    #[arg(long)]
+    parallel_levels: Option<usize>,
     /// Level files and directories.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -85,6 +120,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve(args),
         Command::Check(args) => check(args),
+        Command::Compare(args) => compare(args),
+        Command::Report(args) => report(args),
     }
 }
 
@@ -131,6 +168,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             .map(|m| m << 20)
             .or_else(harness::default_memory_budget),
         quiet: args.quiet,
+        parallel_levels: args.parallel_levels,
         checkpoint: out.clone(),
     };
     let rows = batch::solve_all(&tasks, &options);
@@ -228,4 +266,72 @@ fn check(args: CheckArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reads a results CSV, with the path in any error.
+fn read_results(path: &Path) -> Result<Vec<results::Row>, String> {
+    let text = discover::read_text(path)?;
+    results::parse_csv(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn tolerance(time_ratio: f64, small_millis: f64) -> Result<Tolerance, String> {
+    if !(time_ratio.is_finite() && time_ratio >= 1.0) {
+        return Err(format!(
+            "--time-tolerance {time_ratio}: expected a ratio of at least 1"
+        ));
+    }
+    Ok(Tolerance {
+        time_ratio,
+        small_millis,
+    })
+}
+
+fn compare(args: CompareArgs) -> ExitCode {
+    let tolerance = match tolerance(args.time_tolerance, args.small_millis) {
+        Ok(t) => t,
+        Err(e) => return usage_error(e),
+    };
+    let (base, new) = match (read_results(&args.baseline), read_results(&args.new)) {
+        (Ok(b), Ok(n)) => (b, n),
+        (Err(e), _) | (_, Err(e)) => return usage_error(e),
+    };
+    let result = compare::compare(&base, &new, tolerance);
+    print!(
+        "{}",
+        result.render(
+            &args.baseline.display().to_string(),
+            &args.new.display().to_string(),
+            tolerance
+        )
+    );
+    if result.regressed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn report(args: ReportArgs) -> ExitCode {
+    let tolerance = match tolerance(args.time_tolerance, Tolerance::default().small_millis) {
+        Ok(t) => t,
+        Err(e) => return usage_error(e),
+    };
+    let mut files = Vec::new();
+    for path in &args.csvs {
+        match read_results(path) {
+            Ok(rows) => files.push((path.display().to_string(), rows)),
+            Err(e) => return usage_error(e),
+        }
+    }
+    let named: Vec<Named> = files
+        .iter()
+        .map(|(name, rows)| Named { name, rows })
+        .collect();
+    let page = report::html(&named, tolerance);
+    if let Err(e) = results::write_atomically(&args.out, &page) {
+        eprintln!("frontier: cannot write {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
+    }
+    eprintln!("report written to {}", args.out.display());
+    ExitCode::SUCCESS
 }

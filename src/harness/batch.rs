@@ -25,6 +25,9 @@ pub struct BatchOptions {
     pub memory_budget: Option<u64>,
     /// Draw no progress bars.
     pub quiet: bool,
+    /// How many levels are solved at a time (default: one per worker thread). One level at a
+    /// time gives each level's `millis` without interference from the others.
+    pub parallel_levels: Option<usize>,
     /// Where to checkpoint the rows finished so far during long runs.
     pub checkpoint: Option<PathBuf>,
 }
@@ -53,7 +56,10 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
         // parallel layers on rayon's pool. Levels are not rayon jobs themselves, so a worker
         // waiting inside one level's layer never picks up a whole other level, which would
         // stall the first level's clock for the second's whole run.
-        let drivers: Vec<_> = (0..rayon::current_num_threads().min(tasks.len()))
+        let drivers: Vec<_> = (0..options
+            .parallel_levels
+            .unwrap_or(rayon::current_num_threads())
+            .clamp(1, tasks.len().max(1)))
             .map(|_| {
                 scope.spawn(|| {
                     loop {

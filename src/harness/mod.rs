@@ -4,10 +4,13 @@
 //! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
 //! - [`batch`]: solving levels in parallel with progress bars, a memory guard and checkpoints.
 //! - [`results`]: the results CSV, written atomically, and read back.
+//! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
 
 pub mod batch;
+pub mod compare;
 pub mod discover;
 pub mod registry;
+pub mod report;
 pub mod results;
 
 use std::path::Path;

@@ -1,0 +1,455 @@
+//! `frontier compare`: a baseline results CSV against a new one, level by level.
+//!
+//! Rows are matched by (game, level). An answer that got worse (status, moves, score, a lost
+//! proof of optimality, or a shorter answer contradicting a proven optimum) is a regression; so
+//! are more states explored, a level missing from the new run, and a time ratio beyond the
+//! tolerance. Levels whose baseline time is under `small_millis` are too short to time one by
+//! one: they are compared in aggregate (sum against sum). Fewer states and faster times are
+//! reported as improvements. The text report puts a short summary first, details after.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::results::{Row, Status};
+
+/// Thresholds of a comparison.
+#[derive(Clone, Copy, Debug)]
+pub struct Tolerance {
+    /// A level is slower when new / baseline time exceeds this ratio.
+    pub time_ratio: f64,
+    /// Levels whose baseline time is under this are compared in aggregate only.
+    pub small_millis: f64,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance {
+            time_ratio: 1.25,
+            small_millis: 10.0,
+        }
+    }
+}
+
+/// One observation about a level (or the aggregate of small levels).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// `game level`, or `small levels` for the aggregate.
+    pub subject: String,
+    pub kind: Kind,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// The answer is worse or contradicts a proven optimum.
+    AnswerWorse,
+    /// More states explored.
+    MoreStates,
+    /// Slower beyond the tolerance.
+    Slower,
+    /// In the baseline but not in the new run.
+    Missing,
+    /// The answer is better (e.g. solved now).
+    AnswerBetter,
+    /// Fewer states explored.
+    FewerStates,
+    /// Faster beyond the tolerance.
+    Faster,
+    /// In the new run only.
+    New,
+}
+
+impl Kind {
+    pub fn is_regression(self) -> bool {
+        matches!(
+            self,
+            Kind::AnswerWorse | Kind::MoreStates | Kind::Slower | Kind::Missing
+        )
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Kind::AnswerWorse => "answer worse",
+            Kind::MoreStates => "more states",
+            Kind::Slower => "slower",
+            Kind::Missing => "missing",
+            Kind::AnswerBetter => "answer better",
+            Kind::FewerStates => "fewer states",
+            Kind::Faster => "faster",
+            Kind::New => "new level",
+        }
+    }
+}
+
+/// The outcome of a comparison.
+#[derive(Clone, Debug, Default)]
+pub struct Comparison {
+    pub findings: Vec<Finding>,
+    pub matched: usize,
+    pub base_millis: f64,
+    pub new_millis: f64,
+    pub base_states: u64,
+    pub new_states: u64,
+    /// Levels timed in aggregate, and their baseline and new time.
+    pub small: (usize, f64, f64),
+}
+
+impl Comparison {
+    pub fn regressed(&self) -> bool {
+        self.findings.iter().any(|f| f.kind.is_regression())
+    }
+
+    /// The report: summary first, then one line per finding, regressions first.
+    pub fn render(&self, base_name: &str, new_name: &str, tolerance: Tolerance) -> String {
+        let mut out = String::new();
+        let count = |k: Kind| self.findings.iter().filter(|f| f.kind == k).count();
+        let verdict = if self.regressed() { "REGRESSED" } else { "OK" };
+        let _ = writeln!(out, "{verdict}: {base_name} -> {new_name}");
+        let regressions: Vec<String> = [
+            Kind::AnswerWorse,
+            Kind::MoreStates,
+            Kind::Slower,
+            Kind::Missing,
+        ]
+        .into_iter()
+        .filter(|&k| count(k) > 0)
+        .map(|k| format!("{} {}", count(k), k.label()))
+        .collect();
+        if !regressions.is_empty() {
+            let _ = writeln!(out, "  regressions: {}", regressions.join(", "));
+        }
+        let improvements: Vec<String> = [
+            Kind::AnswerBetter,
+            Kind::FewerStates,
+            Kind::Faster,
+            Kind::New,
+        ]
+        .into_iter()
+        .filter(|&k| count(k) > 0)
+        .map(|k| format!("{} {}", count(k), k.label()))
+        .collect();
+        if !improvements.is_empty() {
+            let _ = writeln!(out, "  also: {}", improvements.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "  levels: {} matched; states {} -> {} ({:+}); time {:.1} ms -> {:.1} ms (x{:.2})",
+            self.matched,
+            self.base_states,
+            self.new_states,
+            self.new_states as i128 - self.base_states as i128,
+            self.base_millis,
+            self.new_millis,
+            ratio(self.new_millis, self.base_millis)
+        );
+        let (n, base, new) = self.small;
+        if n > 0 {
+            let _ = writeln!(
+                out,
+                "  {n} levels under {} ms timed together: {base:.1} ms -> {new:.1} ms (x{:.2}, tolerance x{})",
+                tolerance.small_millis,
+                ratio(new, base),
+                tolerance.time_ratio
+            );
+        }
+        if !self.findings.is_empty() {
+            let _ = writeln!(out, "details:");
+            let mut findings = self.findings.clone();
+            findings.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.subject.cmp(&b.subject)));
+            for f in findings {
+                let _ = writeln!(out, "  [{}] {}: {}", f.kind.label(), f.subject, f.text);
+            }
+        }
+        out
+    }
+}
+
+fn ratio(new: f64, base: f64) -> f64 {
+    if base > 0.0 { new / base } else { 1.0 }
+}
+
+/// How good an answer is, for ordering: decided beats undecided, solved beats unsolvable.
+fn rank(status: Status) -> u8 {
+    match status {
+        Status::Solved => 3,
+        Status::Unsolvable => 2,
+        Status::Limit => 1,
+        Status::Error => 0,
+    }
+}
+
+/// What changed in the answer, and whether for the worse.
+fn answer_change(base: &Row, new: &Row) -> Option<(Kind, String)> {
+    if base.status != new.status {
+        let kind = if rank(new.status) < rank(base.status) {
+            Kind::AnswerWorse
+        } else {
+            Kind::AnswerBetter
+        };
+        // Solved against unsolvable, either way, means one of the two runs is wrong.
+        let contradiction = matches!(
+            (base.status, new.status),
+            (Status::Solved, Status::Unsolvable) | (Status::Unsolvable, Status::Solved)
+        );
+        let kind = if contradiction {
+            Kind::AnswerWorse
+        } else {
+            kind
+        };
+        return Some((kind, format!("status {} -> {}", base.status, new.status)));
+    }
+    if base.status != Status::Solved {
+        return None;
+    }
+    let (bm, nm) = (base.moves.unwrap_or(0), new.moves.unwrap_or(0));
+    let (bs, ns) = (base.score.unwrap_or(0), new.score.unwrap_or(0));
+    if nm > bm && base.optimal {
+        return Some((Kind::AnswerWorse, format!("moves {bm} -> {nm}")));
+    }
+    if nm < bm && base.optimal {
+        return Some((
+            Kind::AnswerWorse,
+            format!("moves {bm} -> {nm}, below the baseline's proven optimum"),
+        ));
+    }
+    if ns > bs {
+        return Some((Kind::AnswerWorse, format!("score {bs} -> {ns}")));
+    }
+    if base.optimal && !new.optimal {
+        return Some((Kind::AnswerWorse, "optimality no longer proven".into()));
+    }
+    if ns < bs || nm < bm {
+        return Some((
+            Kind::AnswerBetter,
+            format!("moves {bm} -> {nm}, score {bs} -> {ns}"),
+        ));
+    }
+    if !base.optimal && new.optimal {
+        return Some((Kind::AnswerBetter, "now proven optimal".into()));
+    }
+    None
+}
+
+/// Compares `new` against `base`.
+pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
+    let key = |r: &Row| (r.game.clone(), r.level.clone());
+    let new_by_key: HashMap<(String, String), &Row> = new.iter().map(|r| (key(r), r)).collect();
+    let base_keys: std::collections::HashSet<(String, String)> = base.iter().map(key).collect();
+    let mut c = Comparison::default();
+    let subject = |r: &Row| format!("{} {}", r.game, r.level);
+    for b in base {
+        let Some(n) = new_by_key.get(&key(b)) else {
+            c.findings.push(Finding {
+                subject: subject(b),
+                kind: Kind::Missing,
+                text: "not in the new results".into(),
+            });
+            continue;
+        };
+        c.matched += 1;
+        c.base_millis += b.millis;
+        c.new_millis += n.millis;
+        c.base_states += b.states;
+        c.new_states += n.states;
+        if let Some((kind, text)) = answer_change(b, n) {
+            c.findings.push(Finding {
+                subject: subject(b),
+                kind,
+                text,
+            });
+        }
+        if n.states != b.states {
+            let kind = if n.states > b.states {
+                Kind::MoreStates
+            } else {
+                Kind::FewerStates
+            };
+            c.findings.push(Finding {
+                subject: subject(b),
+                kind,
+                text: format!(
+                    "states {} -> {} (x{:.3})",
+                    b.states,
+                    n.states,
+                    ratio(n.states as f64, b.states as f64)
+                ),
+            });
+        }
+        if b.millis < tolerance.small_millis {
+            c.small.0 += 1;
+            c.small.1 += b.millis;
+            c.small.2 += n.millis;
+            continue;
+        }
+        let r = ratio(n.millis, b.millis);
+        let kind = if r > tolerance.time_ratio {
+            Some(Kind::Slower)
+        } else if r < 1.0 / tolerance.time_ratio {
+            Some(Kind::Faster)
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            c.findings.push(Finding {
+                subject: subject(b),
+                kind,
+                text: format!("time {:.1} ms -> {:.1} ms (x{r:.2})", b.millis, n.millis),
+            });
+        }
+    }
+    // The small levels together are timed like one level (if even their sum is short, not at all).
+    let (n, base_small, new_small) = c.small;
+    if base_small >= tolerance.small_millis && ratio(new_small, base_small) > tolerance.time_ratio {
+        c.findings.push(Finding {
+            subject: format!("{n} small levels"),
+            kind: Kind::Slower,
+            text: format!(
+                "time {base_small:.1} ms -> {new_small:.1} ms together (x{:.2})",
+                ratio(new_small, base_small)
+            ),
+        });
+    }
+    for n in new.iter().filter(|r| !base_keys.contains(&key(r))) {
+        c.findings.push(Finding {
+            subject: subject(n),
+            kind: Kind::New,
+            text: format!("{} (not in the baseline)", n.status),
+        });
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(level: &str, moves: u64, states: u64, millis: f64) -> Row {
+        Row {
+            game: "sliding-blocks".into(),
+            level: level.into(),
+            status: Status::Solved,
+            moves: Some(moves),
+            optimal: true,
+            score: Some(moves),
+            states,
+            expanded: states / 2,
+            millis,
+            bytes_per_state: 30.0,
+            solution: String::new(),
+            detail: String::new(),
+        }
+    }
+
+    fn baseline() -> Vec<Row> {
+        vec![
+            row("big", 81, 25_000, 120.0),
+            row("medium", 39, 700_000, 40.0),
+            row("tiny-1", 3, 20, 6.0),
+            row("tiny-2", 5, 40, 7.0),
+        ]
+    }
+
+    fn kinds(c: &Comparison) -> Vec<Kind> {
+        c.findings.iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn identical_files_are_quiet() {
+        let c = compare(&baseline(), &baseline(), Tolerance::default());
+        assert!(c.findings.is_empty());
+        assert!(!c.regressed());
+        assert!(
+            c.render("a", "b", Tolerance::default())
+                .starts_with("OK: a -> b")
+        );
+    }
+
+    #[test]
+    fn noise_within_the_tolerance_is_quiet() {
+        let mut new = baseline();
+        new[0].millis = 140.0;
+        new[2].millis = 9.0; // x1.5 alone, but a small level: only the sum (x1.23) counts
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert!(!c.regressed(), "{:?}", c.findings);
+    }
+
+    #[test]
+    fn an_injected_slowdown_is_a_regression() {
+        let mut new = baseline();
+        new[1].millis = 80.0;
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Slower]);
+        assert!(c.regressed());
+        let text = c.render("base.csv", "new.csv", Tolerance::default());
+        assert!(
+            text.starts_with("REGRESSED: base.csv -> new.csv\n  regressions: 1 slower"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[slower] sliding-blocks medium: time 40.0 ms -> 80.0 ms (x2.00)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn small_levels_are_timed_in_aggregate() {
+        let mut new = baseline();
+        new[2].millis = 9.0;
+        new[3].millis = 9.0;
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Slower]);
+        assert_eq!(c.findings[0].subject, "2 small levels");
+        // Small levels that are short even together are not timed at all.
+        let mut base = baseline();
+        base[2].millis = 0.5;
+        base[3].millis = 0.7;
+        new[2].millis = 5.0;
+        let c = compare(&base, &new, Tolerance::default());
+        assert!(c.findings.is_empty(), "{:?}", c.findings);
+    }
+
+    #[test]
+    fn a_changed_answer_is_found_and_worse_fails() {
+        let mut new = baseline();
+        new[0].moves = Some(82);
+        new[0].score = Some(82);
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::AnswerWorse]);
+        assert!(c.regressed());
+        new[0].moves = Some(80);
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert!(
+            c.findings[0]
+                .text
+                .contains("below the baseline's proven optimum")
+        );
+        assert!(c.regressed());
+        let mut new = baseline();
+        new[1].status = Status::Limit;
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::AnswerWorse]);
+    }
+
+    #[test]
+    fn a_changed_state_count_is_reported() {
+        let mut new = baseline();
+        new[0].states += 1;
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::MoreStates]);
+        assert!(c.regressed());
+        new[0].states -= 2;
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::FewerStates]);
+        assert!(!c.regressed(), "fewer states is an improvement");
+    }
+
+    #[test]
+    fn missing_and_new_levels_are_reported() {
+        let mut new = baseline();
+        new.remove(0);
+        new.push(row("extra", 1, 1, 1.0));
+        let c = compare(&baseline(), &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Missing, Kind::New]);
+        assert!(c.regressed());
+    }
+}

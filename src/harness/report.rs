@@ -1,0 +1,435 @@
+//! `frontier report`: one self-contained HTML page (inline CSS and SVG, no script, nothing
+//! fetched) with charts of results CSVs: per game, states explored, time and states per second
+//! for every level; and, given exactly two CSVs, the before/after comparison.
+
+use std::fmt::Write;
+
+use super::compare::{self, Tolerance};
+use super::results::{Row, Status};
+
+/// One results file and the name to show for it.
+pub struct Named<'a> {
+    pub name: &'a str,
+    pub rows: &'a [Row],
+}
+
+/// The whole page.
+pub fn html(files: &[Named], tolerance: Tolerance) -> String {
+    let mut out = String::new();
+    out.push_str(concat!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+        "<title>frontier report</title><style>",
+        "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}",
+        "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}",
+        "h3{font-size:15px;margin:18px 0 4px}table{border-collapse:collapse;margin:8px 0}",
+        "td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}th{background:#f4f4f4}",
+        "td:first-child,th:first-child{text-align:left}svg{display:block;margin:4px 0 12px}",
+        ".bad{color:#b00}.good{color:#070}pre{background:#f8f8f8;padding:8px;overflow-x:auto}",
+        "</style></head><body>\n<h1>frontier report</h1>\n"
+    ));
+    if let [before, after] = files {
+        comparison(&mut out, before, after, tolerance);
+    }
+    for file in files {
+        overview(&mut out, file);
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// The games of a file, in order of first appearance, with their rows.
+fn by_game<'a>(rows: &'a [Row]) -> Vec<(&'a str, Vec<&'a Row>)> {
+    let mut games: Vec<(&str, Vec<&Row>)> = Vec::new();
+    for row in rows {
+        match games.iter_mut().find(|(g, _)| *g == row.game) {
+            Some((_, list)) => list.push(row),
+            None => games.push((&row.game, vec![row])),
+        }
+    }
+    games
+}
+
+fn overview(out: &mut String, file: &Named) {
+    let _ = writeln!(out, "<h2>{}</h2>", escape(file.name));
+    out.push_str("<table><tr><th>game</th><th>levels</th><th>solved</th><th>unsolvable</th><th>limit</th><th>error</th><th>states</th><th>time (ms)</th><th>states/s</th></tr>\n");
+    let games = by_game(file.rows);
+    for (game, rows) in &games {
+        let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+        let states: u64 = rows.iter().map(|r| r.states).sum();
+        let millis: f64 = rows.iter().map(|r| r.millis).sum();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+            escape(game),
+            rows.len(),
+            count(Status::Solved),
+            count(Status::Unsolvable),
+            count(Status::Limit),
+            count(Status::Error),
+            states,
+            millis,
+            human(states as f64 / (millis / 1e3).max(1e-9))
+        );
+    }
+    out.push_str("</table>\n");
+    for (game, rows) in &games {
+        let _ = writeln!(out, "<h3>{} ({} levels)</h3>", escape(game), rows.len());
+        let labels: Vec<String> = rows.iter().map(|r| r.level.clone()).collect();
+        let states: Vec<f64> = rows.iter().map(|r| r.states as f64).collect();
+        let millis: Vec<f64> = rows.iter().map(|r| r.millis).collect();
+        let rate: Vec<f64> = rows
+            .iter()
+            .map(|r| r.states as f64 / (r.millis / 1e3).max(1e-6))
+            .collect();
+        let colours: Vec<&str> = rows.iter().map(|r| status_colour(r.status)).collect();
+        out.push_str(&bar_chart(
+            "states explored per level",
+            &labels,
+            &states,
+            &colours,
+            "",
+        ));
+        out.push_str(&bar_chart(
+            "wall time per level",
+            &labels,
+            &millis,
+            &colours,
+            " ms",
+        ));
+        out.push_str(&bar_chart(
+            "states per second per level",
+            &labels,
+            &rate,
+            &colours,
+            "/s",
+        ));
+    }
+}
+
+fn comparison(out: &mut String, before: &Named, after: &Named, tolerance: Tolerance) {
+    let result = compare::compare(before.rows, after.rows, tolerance);
+    let _ = writeln!(
+        out,
+        "<h2>{} → {}</h2>",
+        escape(before.name),
+        escape(after.name)
+    );
+    let class = if result.regressed() { "bad" } else { "good" };
+    let _ = writeln!(
+        out,
+        "<pre class=\"{class}\">{}</pre>",
+        escape(&result.render(before.name, after.name, tolerance))
+    );
+    for (game, rows) in by_game(after.rows) {
+        let points: Vec<(String, f64, f64)> = rows
+            .iter()
+            .filter_map(|a| {
+                let b = before
+                    .rows
+                    .iter()
+                    .find(|b| b.game == a.game && b.level == a.level)?;
+                Some((a.level.clone(), b.millis, a.millis))
+            })
+            .collect();
+        if points.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "<h3>{} before/after</h3>", escape(game));
+        out.push_str(&scatter(
+            "wall time per level (ms): before → after",
+            &points,
+            tolerance.time_ratio,
+        ));
+        let labels: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
+        let ratios: Vec<f64> = points.iter().map(|p| p.2 / p.1.max(1e-6)).collect();
+        let colours: Vec<&str> = ratios
+            .iter()
+            .map(|&r| {
+                if r > tolerance.time_ratio {
+                    "#c0392b"
+                } else if r < 1.0 / tolerance.time_ratio {
+                    "#27ae60"
+                } else {
+                    "#7f8c8d"
+                }
+            })
+            .collect();
+        out.push_str(&bar_chart(
+            "time ratio after/before per level",
+            &labels,
+            &ratios,
+            &colours,
+            "x",
+        ));
+    }
+}
+
+fn status_colour(status: Status) -> &'static str {
+    match status {
+        Status::Solved => "#2e86c1",
+        Status::Unsolvable => "#8e44ad",
+        Status::Limit => "#e67e22",
+        Status::Error => "#c0392b",
+    }
+}
+
+/// A logarithmic axis over the positive values given (at least one decade).
+struct LogAxis {
+    low: f64,
+    high: f64,
+}
+
+impl LogAxis {
+    fn new(values: impl Iterator<Item = f64>) -> LogAxis {
+        let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values.filter(|v| *v > 0.0 && v.is_finite()) {
+            low = low.min(v);
+            high = high.max(v);
+        }
+        if !low.is_finite() {
+            (low, high) = (1.0, 10.0);
+        }
+        let low = 10f64.powf(low.log10().floor());
+        let high = 10f64.powf(high.log10().ceil()).max(low * 10.0);
+        LogAxis { low, high }
+    }
+
+    /// Position of `v` in 0..=1 (values at or below the low end sit at 0).
+    fn fraction(&self, v: f64) -> f64 {
+        if v <= self.low {
+            return 0.0;
+        }
+        ((v.log10() - self.low.log10()) / (self.high.log10() - self.low.log10())).clamp(0.0, 1.0)
+    }
+
+    fn decades(&self) -> impl Iterator<Item = f64> + '_ {
+        let (a, b) = (
+            self.low.log10().round() as i32,
+            self.high.log10().round() as i32,
+        );
+        (a..=b).map(|e| 10f64.powi(e))
+    }
+}
+
+/// Vertical bars on a log scale, one per label, with the label and value as a tooltip.
+fn bar_chart(
+    title: &str,
+    labels: &[String],
+    values: &[f64],
+    colours: &[&str],
+    unit: &str,
+) -> String {
+    let (left, top, height) = (70.0, 24.0, 220.0);
+    let bar = (1000.0 / labels.len().max(1) as f64).clamp(3.0, 40.0);
+    let width = left + bar * labels.len() as f64 + 20.0;
+    let axis = LogAxis::new(values.iter().copied());
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" role=\"img\" aria-label=\"{}\">",
+        top + height + 30.0,
+        escape(title)
+    );
+    let _ = write!(
+        svg,
+        "<text x=\"{left}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        escape(title)
+    );
+    for tick in axis.decades() {
+        let y = top + height * (1.0 - axis.fraction(tick));
+        let _ = write!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#e3e3e3\"/><text x=\"{:.0}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}{}</text>",
+            left - 6.0,
+            y + 4.0,
+            human(tick),
+            escape(unit)
+        );
+    }
+    for (i, ((label, &v), colour)) in labels.iter().zip(values).zip(colours).enumerate() {
+        let h = (height * axis.fraction(v)).max(1.0);
+        let x = left + bar * i as f64;
+        let _ = write!(
+            svg,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"{colour}\"><title>{}: {}{}</title></rect>",
+            top + height - h,
+            (bar - 1.0).max(1.0),
+            escape(label),
+            human(v),
+            escape(unit)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#555\"/><text x=\"{left}\" y=\"{1:.1}\" font-size=\"11\" fill=\"#555\">{2} levels (hover a bar for its name and value)</text></svg>\n",
+        top + height,
+        top + height + 18.0,
+        labels.len()
+    );
+    svg
+}
+
+/// Before (x) against after (y) on log-log axes, with the diagonal and the tolerance band.
+fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String {
+    let (left, top, size) = (70.0, 24.0, 300.0);
+    let axis = LogAxis::new(points.iter().flat_map(|p| [p.1, p.2]));
+    let at = |v: f64| size * axis.fraction(v);
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-label=\"{}\">",
+        left + size + 30.0,
+        top + size + 40.0,
+        escape(title)
+    );
+    let _ = write!(
+        svg,
+        "<text x=\"{left}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        escape(title)
+    );
+    for tick in axis.decades() {
+        let p = at(tick);
+        let _ = write!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#e3e3e3\"/><line x1=\"{2:.1}\" x2=\"{2:.1}\" y1=\"{top}\" y2=\"{3:.1}\" stroke=\"#e3e3e3\"/><text x=\"{4:.0}\" y=\"{5:.1}\" font-size=\"11\" text-anchor=\"end\">{6}</text><text x=\"{2:.1}\" y=\"{7:.1}\" font-size=\"11\" text-anchor=\"middle\">{6}</text>",
+            left + size,
+            top + size - p,
+            left + p,
+            top + size,
+            left - 6.0,
+            top + size - p + 4.0,
+            human(tick),
+            top + size + 16.0
+        );
+    }
+    // The diagonal (no change) and the tolerance line above it.
+    let shift = size * tolerance.log10() / (axis.high.log10() - axis.low.log10());
+    let _ = write!(
+        svg,
+        "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{top}\" stroke=\"#999\"/><line x1=\"{left}\" y1=\"{2:.1}\" x2=\"{1:.1}\" y2=\"{3:.1}\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>",
+        top + size,
+        left + size,
+        top + size - shift,
+        top - shift
+    );
+    for (label, before, after) in points {
+        let slower = after / before.max(1e-9) > tolerance;
+        let _ = write!(
+            svg,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}: {:.2} ms → {:.2} ms</title></circle>",
+            left + at(*before),
+            top + size - at(*after),
+            if slower { "#c0392b" } else { "#2e86c1" },
+            escape(label),
+            before,
+            after
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"11\" fill=\"#555\">before (x) against after (y); dashed: x{tolerance} slower</text></svg>\n",
+        left,
+        top + size + 34.0
+    );
+    svg
+}
+
+/// 1234567 as `1.23M`.
+fn human(n: f64) -> String {
+    match n.abs() {
+        a if a >= 1e9 => format!("{:.3}G", n / 1e9),
+        a if a >= 1e6 => format!("{:.3}M", n / 1e6),
+        a if a >= 1e3 => format!("{:.3}k", n / 1e3),
+        a if a >= 1.0 || a == 0.0 => format!("{n:.3}"),
+        _ => format!("{n:.3e}"),
+    }
+    .replace(".000", "")
+}
+
+/// Escapes text for HTML and SVG.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: &str, level: &str, states: u64, millis: f64) -> Row {
+        Row {
+            game: game.into(),
+            level: level.into(),
+            status: Status::Solved,
+            moves: Some(3),
+            optimal: true,
+            score: Some(3),
+            states,
+            expanded: states,
+            millis,
+            bytes_per_state: 20.0,
+            solution: "a:R".into(),
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_escapes_names() {
+        let rows = vec![
+            row("golf-peaks", "1-1", 100, 0.5),
+            row("sliding-blocks", "<script>", 5_000_000, 900.0),
+        ];
+        let page = html(
+            &[Named {
+                name: "a.csv",
+                rows: &rows,
+            }],
+            Tolerance::default(),
+        );
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(
+            !page.contains("<script"),
+            "names are escaped and no script is used"
+        );
+        for fetch in ["src=", "href=", "url(", "@import"] {
+            assert!(!page.contains(fetch), "nothing is fetched: {fetch}");
+        }
+        assert_eq!(page.matches("<svg").count(), 6, "three charts per game");
+        assert!(page.contains("&lt;script&gt;"));
+    }
+
+    #[test]
+    fn two_files_add_the_comparison() {
+        let before = vec![row("golf-peaks", "1-1", 100, 50.0)];
+        let after = vec![row("golf-peaks", "1-1", 100, 150.0)];
+        let page = html(
+            &[
+                Named {
+                    name: "before.csv",
+                    rows: &before,
+                },
+                Named {
+                    name: "after.csv",
+                    rows: &after,
+                },
+            ],
+            Tolerance::default(),
+        );
+        assert!(page.contains("REGRESSED: before.csv -&gt; after.csv"));
+        assert!(page.contains("class=\"bad\""));
+        assert_eq!(page.matches("<svg").count(), 2 + 3 + 3);
+    }
+
+    #[test]
+    fn log_axes_cover_whole_decades() {
+        let axis = LogAxis::new([3.0, 450.0].into_iter());
+        assert_eq!((axis.low, axis.high), (1.0, 1000.0));
+        assert_eq!(
+            axis.decades().collect::<Vec<_>>(),
+            [1.0, 10.0, 100.0, 1000.0]
+        );
+        assert!((axis.fraction(10.0) - 1.0 / 3.0).abs() < 1e-9);
+    }
+}
