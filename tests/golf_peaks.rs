@@ -7,8 +7,8 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use frontier::engine::Space;
 use frontier::engine::control::Limits;
+use frontier::engine::{SearchControl, Space};
 use frontier::games::golf_peaks::space::GolfSpace;
 use frontier::games::golf_peaks::{GolfPeaks, Level};
 use frontier::games::{Game, Source};
@@ -73,7 +73,7 @@ fn parse(path: &Path, text: &str) -> Level {
 
 /// Distinct states reachable from the start, goal states counted but not expanded (spec §4).
 fn reachable_states(level: &Level) -> usize {
-    let space = GolfSpace::new(level);
+    let space = GolfSpace::new(level, &SearchControl::unlimited()).expect("no limits");
     let start = space.start();
     let mut seen = HashSet::from([start]);
     let mut stack = vec![start];

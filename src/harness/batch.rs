@@ -41,10 +41,18 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
     let monitor = Monitor::new(tasks.len(), options);
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(TICK);
+        // The monitor parks between ticks and is woken when the work is done, so a batch that
+        // finishes in a few milliseconds does not wait for the end of a tick.
+        let monitor_thread = scope.spawn(|| {
+            let mut next_tick = Instant::now() + TICK;
+            while !done.load(Ordering::Acquire) {
+                let now = Instant::now();
+                if now < next_tick {
+                    std::thread::park_timeout(next_tick - now);
+                    continue;
+                }
                 monitor.tick();
+                next_tick = now + TICK;
             }
         });
         tasks.par_iter().enumerate().for_each(|(index, task)| {
@@ -53,7 +61,8 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
             let row = task.solve(&ctl);
             monitor.finished(index, row);
         });
-        done.store(true, Ordering::Relaxed);
+        done.store(true, Ordering::Release);
+        monitor_thread.thread().unpark();
     });
     monitor.into_rows()
 }

@@ -3,8 +3,8 @@
 //! - [`level`]: the level file format (size line, rows of cell tokens, the hand).
 //! - [`rules`]: the board with its neighbour tables and the simulator of one play (§2), the single
 //!   source of truth for both the search and `check`.
-//! - [`space`]: the state packed into one `u64` and the engine's search space (plain BFS: every
-//!   play costs 1).
+//! - [`space`]: the table of plays over the reachable positions, the state packed into one `u64`
+//!   and the engine's search space (plain BFS: every play costs 1).
 //! - [`notation`]: reading and replaying `1/2-↘ 1-↗` solutions.
 
 pub mod level;
@@ -17,7 +17,7 @@ mod tests;
 
 use std::path::Path;
 
-use space::{GolfSpace, Packing};
+use space::GolfSpace;
 
 use crate::engine::bfs::bfs;
 use crate::engine::{SearchControl, SearchOutcome};
@@ -45,9 +45,14 @@ impl Game for GolfPeaks {
     }
 
     fn parse(source: &Source) -> Vec<LevelEntry<Level>> {
-        let level = level::parse(source).and_then(|level| match Packing::new(&level) {
-            Ok(_) => Ok(level),
-            Err(why) => Err(source.error(None, why)),
+        let level = level::parse(source).and_then(|level| match space::max_state_bits(&level) {
+            bits if bits <= 64 => Ok(level),
+            bits => Err(source.error(
+                None,
+                format!(
+                    "the level needs up to {bits} bits of search state (grid and hand); at most 64 are supported"
+                ),
+            )),
         });
         vec![LevelEntry {
             name: source.stem.to_string(),
@@ -56,7 +61,10 @@ impl Game for GolfPeaks {
     }
 
     fn solve(level: &Level, ctl: &SearchControl) -> Answer {
-        let space = GolfSpace::new(level);
+        let space = match GolfSpace::new(level, ctl) {
+            Ok(space) => space,
+            Err(limit) => return Answer::Limit(limit.to_string()),
+        };
         match bfs(&space, ctl) {
             SearchOutcome::Found(path) => {
                 let moves = path.len() as u64 - 1;

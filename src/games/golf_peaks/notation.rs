@@ -38,7 +38,12 @@ pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
         left[card] -= 1;
         position = board
             .play(position, &level.hand[card].steps, dir)
-            .map_err(|why| format!("move {n} (`{token}`): illegal play: {why}"))?;
+            .map_err(|why| {
+                format!(
+                    "move {n} (`{token}`): illegal play: {}",
+                    why.describe(board)
+                )
+            })?;
         moves += 1;
     }
     if moves == 0 {

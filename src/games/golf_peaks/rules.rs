@@ -1,11 +1,11 @@
 //! The simulator of spec §2: one play of a card, step by step. It is the single source of truth
 //! for the search ([`super::space`]) and the checker ([`super::notation`]).
 //!
-//! A [`Board`] holds the tiles with precomputed neighbour and warp-partner tables, so a roll step
-//! is a table lookup; [`Board::play`] resolves PLAY (§2.3) with ROLL (§2.4), JUMP (§2.5) and
+//! A [`Board`] holds the tiles with precomputed tables (what a roll does on each cell in each
+//! direction, warp partners, coordinates), so a roll step is one table lookup; [`Board::play`] resolves PLAY (§2.3) with ROLL (§2.4), JUMP (§2.5) and
 //! SLIDE (§2.6) on a [`Position`] and allocates nothing (the slide memory is a small inline set).
 
-use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// A cell of the grid, row-major (`y * width + x`). Grids have at most [`MAX_CELLS`] cells.
 pub type Cell = u16;
@@ -175,74 +175,157 @@ pub struct Step {
 }
 
 /// What is kept between plays (§2.1), apart from the hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     pub ball: Cell,
     pub last_safe: Cell,
     pub last_move: Dir,
 }
 
-/// Why a play has no successor (G1). Coordinates are (x, y).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Illegal {
-    /// A roll would enter a cell without a tile or leave the grid (R6).
-    RollsOff { from: (usize, usize), dir: Dir },
-    /// A jump would land on a cell without a tile or off the grid (J2).
-    LandsOff {
-        from: (usize, usize),
-        dir: Dir,
-        n: u32,
-    },
-    /// A roll with strength left crosses a slope sideways (R3).
-    AcrossSlope { at: (usize, usize), dir: Dir },
-    /// SLIDE met a (cell, direction) pair it had already slid from (§2.6).
-    SlideLoop { at: (usize, usize), dir: Dir },
-    /// The ball comes to rest on quicksand (P4).
-    Quicksand { at: (usize, usize) },
+impl Hash for Position {
+    /// One word instead of three fields: positions are interned in a hash map per level.
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(
+            self.ball as u64 | (self.last_safe as u64) << 16 | (self.last_move as u64) << 32,
+        );
+    }
 }
 
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Illegal::RollsOff { from: (x, y), dir } => write!(
-                f,
-                "the ball rolls off the tiles from {x},{y} going {}",
-                dir.arrow()
-            ),
-            Illegal::LandsOff {
-                from: (x, y),
-                dir,
-                n,
-            } => write!(
-                f,
-                "a jump of {n} from {x},{y} going {} lands off the tiles",
-                dir.arrow()
-            ),
-            Illegal::AcrossSlope { at: (x, y), dir } => write!(
-                f,
-                "the ball rolls across the slope at {x},{y} going {}",
-                dir.arrow()
-            ),
-            Illegal::SlideLoop { at: (x, y), dir } => write!(
-                f,
-                "the ball slides in a loop (again from {x},{y} going {})",
-                dir.arrow()
-            ),
-            Illegal::Quicksand { at: (x, y) } => {
-                write!(f, "the ball comes to rest on quicksand at {x},{y}")
+/// Why a play has no successor (G1), where and in which direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    pub reason: Reason,
+    pub at: Cell,
+    pub dir: Dir,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A roll would enter a cell without a tile or leave the grid (R6).
+    RollsOff,
+    /// A jump of this distance would land on a cell without a tile or off the grid (J2).
+    LandsOff(u32),
+    /// A roll with strength left crosses a slope sideways (R3).
+    AcrossSlope,
+    /// SLIDE met a (cell, direction) pair it had already slid from (§2.6).
+    SlideLoop,
+    /// The ball comes to rest on quicksand (P4).
+    Quicksand,
+}
+
+impl Illegal {
+    /// A sentence for `check`, with the cell as `x,y`.
+    pub fn describe(&self, board: &Board) -> String {
+        let (x, y) = board.xy(self.at);
+        let arrow = self.dir.arrow();
+        match self.reason {
+            Reason::RollsOff => format!("the ball rolls off the tiles from {x},{y} going {arrow}"),
+            Reason::LandsOff(n) => {
+                format!("a jump of {n} from {x},{y} going {arrow} lands off the tiles")
             }
+            Reason::AcrossSlope => {
+                format!("the ball rolls across the slope at {x},{y} going {arrow}")
+            }
+            Reason::SlideLoop => {
+                format!("the ball slides in a loop (again from {x},{y} going {arrow})")
+            }
+            Reason::Quicksand => format!("the ball comes to rest on quicksand at {x},{y}"),
         }
     }
 }
 
-/// The grid with its precomputed neighbour and warp tables.
+/// What ROLL does on a cell about to roll in a direction with strength left (R3–R11). It
+/// depends only on the board, so [`Board::new`] tabulates it per (cell, direction) and a roll
+/// is a walk through the table. Dynamic state (`last_safe`, `n`) is applied by [`Play::roll`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RollStep {
+    /// R3: the ball is on a slope and rolls across it: the play fails.
+    AcrossSlope,
+    /// R4: sand keeps the ball; the remaining strength is lost.
+    Sand,
+    /// R5: the angle under the ball turns it into this direction; strength is kept.
+    Reflect(Dir),
+    /// R6: no tile ahead: the play fails.
+    Off,
+    /// R7, R10: step to the cell, one strength used.
+    Step(Cell),
+    /// R7: sideways onto a lower slope: step to the cell and the roll ends.
+    StepAndStop(Cell),
+    /// R8: onto a spring: step there; the rest of the strength is a jump.
+    Spring(Cell),
+    /// R10: a higher tile ahead: the ball reverses, one strength used.
+    Bounce,
+    /// R10 on a spring: a higher tile ahead: the rest is a jump back.
+    SpringBounce,
+    /// R11: water ahead: the ball goes back to `last_safe` and the roll ends.
+    Water,
+}
+
+/// R3–R11 for a ball on `cell` about to roll in `dir` with strength left.
+fn roll_step(tiles: &[Tile], neighbours: &[[Cell; 4]], cell: usize, dir: Dir) -> RollStep {
+    let here = tiles[cell];
+    // R3, with R4 and R5 (which apply to tiles that are not slopes).
+    let e = match here.kind {
+        Kind::Slope(s) if s == dir => here.height,
+        Kind::Slope(s) if s == dir.opposite() => here.height + 1,
+        Kind::Slope(_) => return RollStep::AcrossSlope,
+        Kind::Sand => return RollStep::Sand,
+        Kind::Angle(corner) | Kind::IceAngle(corner) => match corner.reflect(dir) {
+            Some(reflected) => return RollStep::Reflect(reflected),
+            None => here.height,
+        },
+        _ => here.height,
+    };
+    // R6
+    let next = neighbours[cell][dir as usize];
+    if next == NO_CELL {
+        return RollStep::Off;
+    }
+    let there = tiles[next as usize];
+    let u = match there.kind {
+        // R7
+        Kind::Slope(s) => {
+            let along = s == dir || s == dir.opposite();
+            if (there.height == e && s == dir)
+                || (there.height == e + 1 && s == dir.opposite())
+                || (there.height < e && along)
+            {
+                return RollStep::Step(next);
+            }
+            if there.height < e {
+                return RollStep::StepAndStop(next);
+            }
+            there.height
+        }
+        // R8
+        Kind::Spring if there.height <= e => return RollStep::Spring(next),
+        // R9
+        Kind::Angle(corner) | Kind::IceAngle(corner) if corner.closed_to(dir) => there.height + 1,
+        // R11
+        Kind::Water => return RollStep::Water,
+        _ => there.height,
+    };
+    // R10
+    match (u <= e, here.kind) {
+        (true, _) => RollStep::Step(next),
+        (false, Kind::Spring) => RollStep::SpringBounce,
+        (false, _) => RollStep::Bounce,
+    }
+}
+
+/// The grid with its precomputed tables.
 #[derive(Clone, Debug)]
 pub struct Board {
     pub width: usize,
     pub height: usize,
     tiles: Vec<Tile>,
-    /// Per cell and direction: the neighbouring cell, or [`NO_CELL`] when it is void.
-    neighbours: Vec<[Cell; 4]>,
+    /// Per cell: (x, y).
+    coordinates: Vec<(u16, u16)>,
+    /// Per cell and direction: what ROLL does there (R3–R11).
+    roll_steps: Vec<[RollStep; 4]>,
+    /// Per cell: whether ROLL records it as `last_safe` (R1: roll-safe and not the flag).
+    roll_records: Vec<bool>,
     /// Per warp cell, its partner (the other cell of its index); other cells map to themselves.
     warp_partner: Vec<Cell>,
     pub flag: Cell,
@@ -254,20 +337,30 @@ impl Board {
     /// flag, start and warp pairs were checked by the parser (F9).
     pub fn new(width: usize, height: usize, tiles: Vec<Tile>, flag: Cell, start: Cell) -> Board {
         debug_assert_eq!(tiles.len(), width * height);
-        let cell_at = |x: i64, y: i64| -> Cell {
-            let inside = (0..width as i64).contains(&x) && (0..height as i64).contains(&y);
-            let cell = (y * width as i64 + x) as usize;
-            if inside && tiles[cell].kind != Kind::Void {
-                cell as Cell
-            } else {
-                NO_CELL
-            }
-        };
-        let neighbours = (0..tiles.len())
-            .map(|cell| {
-                let (x, y) = ((cell % width) as i64, (cell / width) as i64);
-                Dir::ALL.map(|d| cell_at(x + d.delta().0, y + d.delta().1))
+        let coordinates: Vec<(u16, u16)> = (0..tiles.len())
+            .map(|cell| ((cell % width) as u16, (cell / width) as u16))
+            .collect();
+        let neighbours: Vec<[Cell; 4]> = coordinates
+            .iter()
+            .map(|&(x, y)| {
+                Dir::ALL.map(|d| {
+                    let (dx, dy) = d.delta();
+                    let (x, y) = (x as i64 + dx, y as i64 + dy);
+                    let inside = (0..width as i64).contains(&x) && (0..height as i64).contains(&y);
+                    let cell = (y * width as i64 + x) as usize;
+                    if inside && tiles[cell].kind != Kind::Void {
+                        cell as Cell
+                    } else {
+                        NO_CELL
+                    }
+                })
             })
+            .collect();
+        let roll_steps = (0..tiles.len())
+            .map(|cell| Dir::ALL.map(|d| roll_step(&tiles, &neighbours, cell, d)))
+            .collect();
+        let roll_records = (0..tiles.len())
+            .map(|cell| tiles[cell].is_roll_safe() && cell != flag as usize)
             .collect();
         let warp_partner = (0..tiles.len())
             .map(|cell| match tiles[cell].kind {
@@ -281,7 +374,9 @@ impl Board {
             width,
             height,
             tiles,
-            neighbours,
+            coordinates,
+            roll_steps,
+            roll_records,
             warp_partner,
             flag,
             start,
@@ -296,7 +391,8 @@ impl Board {
 
     /// The cell's (x, y).
     pub fn xy(&self, cell: Cell) -> (usize, usize) {
-        (cell as usize % self.width, cell as usize / self.width)
+        let (x, y) = self.coordinates[cell as usize];
+        (x as usize, y as usize)
     }
 
     /// The cell count of the grid (tiles and voids).
@@ -316,7 +412,7 @@ impl Board {
     /// `cell + n·dir` when that cell has a tile (J2).
     #[inline]
     fn jump_target(&self, cell: Cell, dir: Dir, n: u32) -> Option<Cell> {
-        let (x, y) = self.xy(cell);
+        let (x, y) = self.coordinates[cell as usize];
         let (dx, dy) = dir.delta();
         let (x, y) = (x as i64 + dx * n as i64, y as i64 + dy * n as i64);
         if !(0..self.width as i64).contains(&x) || !(0..self.height as i64).contains(&y) {
@@ -327,27 +423,26 @@ impl Board {
     }
 
     /// PLAY(card, d) of §2.3 from `position`: the position after the play, or why it is illegal.
+    #[inline]
     pub fn play(&self, position: Position, steps: &[Step], dir: Dir) -> Result<Position, Illegal> {
         let mut play = Play {
             board: self,
             at: position,
-            memory: SlideMemory::default(),
         };
         play.run(steps, dir)?;
         Ok(play.at)
     }
 }
 
-/// One play in progress: the board and the position it changes (P1).
+/// One play in progress: the board and the position it changes.
 struct Play<'a> {
     board: &'a Board,
     at: Position,
-    /// The slide memory M of this play.
-    memory: SlideMemory,
 }
 
 impl Play<'_> {
-    /// P2–P5.
+    /// P1–P5.
+    #[inline]
     fn run(&mut self, steps: &[Step], mut dir: Dir) -> Result<(), Illegal> {
         let mut spring_mode = false;
         for step in steps {
@@ -356,8 +451,7 @@ impl Play<'_> {
             } else {
                 self.roll(dir, step.n)?;
             }
-            let tile = self.board.tile(self.at.ball);
-            match tile.kind {
+            match self.board.tile(self.at.ball).kind {
                 Kind::Slope(downhill) => dir = downhill,
                 Kind::Water => {
                     self.at.ball = self.at.last_safe;
@@ -373,11 +467,18 @@ impl Play<'_> {
         }
         self.slide()?;
         if self.board.tile(self.at.ball).kind == Kind::Quicksand {
-            return Err(Illegal::Quicksand {
-                at: self.board.xy(self.at.ball),
-            });
+            return Err(self.illegal(Reason::Quicksand, dir));
         }
         Ok(())
+    }
+
+    #[cold]
+    fn illegal(&self, reason: Reason, dir: Dir) -> Illegal {
+        Illegal {
+            reason,
+            at: self.at.ball,
+            dir,
+        }
     }
 
     /// "Step to N".
@@ -392,103 +493,57 @@ impl Play<'_> {
         self.at.ball = self.board.warp_partner[self.at.ball as usize];
     }
 
-    /// ROLL(dir, n) of §2.4.
+    /// ROLL(dir, n) of §2.4, through the table of [`roll_step`].
     fn roll(&mut self, mut dir: Dir, mut n: u32) -> Result<(), Illegal> {
         let board = self.board;
         loop {
             let ball = self.at.ball;
-            let here = board.tile(ball);
             // R1
-            if here.is_roll_safe() && ball != board.flag {
+            if board.roll_records[ball as usize] {
                 self.at.last_safe = ball;
             }
             // R2
             if n == 0 {
                 return Ok(());
             }
-            // R3
-            let e = match here.kind {
-                Kind::Slope(s) if s == dir => here.height,
-                Kind::Slope(s) if s == dir.opposite() => here.height + 1,
-                Kind::Slope(_) => {
-                    return Err(Illegal::AcrossSlope {
-                        at: board.xy(ball),
-                        dir,
-                    });
+            match board.roll_steps[ball as usize][dir as usize] {
+                RollStep::AcrossSlope => return Err(self.illegal(Reason::AcrossSlope, dir)),
+                RollStep::Sand => return Ok(()),
+                RollStep::Reflect(reflected) => {
+                    dir = reflected;
+                    self.at.last_move = dir;
                 }
-                // R4
-                Kind::Sand => return Ok(()),
-                // R5
-                Kind::Angle(corner) | Kind::IceAngle(corner) => match corner.reflect(dir) {
-                    Some(reflected) => {
-                        dir = reflected;
-                        self.at.last_move = dir;
-                        continue;
-                    }
-                    None => here.height,
-                },
-                _ => here.height,
-            };
-            // R6
-            let next = board.neighbours[ball as usize][dir as usize];
-            if next == NO_CELL {
-                return Err(Illegal::RollsOff {
-                    from: board.xy(ball),
-                    dir,
-                });
-            }
-            let there = board.tile(next);
-            let u = match there.kind {
-                // R7
-                Kind::Slope(s) => {
-                    let along = s == dir || s == dir.opposite();
-                    if (there.height == e && s == dir)
-                        || (there.height == e + 1 && s == dir.opposite())
-                        || (there.height < e && along)
-                    {
-                        self.step_to(next, dir);
-                        n -= 1;
-                        continue;
-                    }
-                    if there.height < e {
-                        self.step_to(next, dir);
-                        return Ok(());
-                    }
-                    there.height
+                RollStep::Off => return Err(self.illegal(Reason::RollsOff, dir)),
+                RollStep::Step(next) => {
+                    self.step_to(next, dir);
+                    n -= 1;
                 }
-                // R8
-                Kind::Spring if there.height <= e => {
+                RollStep::StepAndStop(next) => {
+                    self.step_to(next, dir);
+                    return Ok(());
+                }
+                RollStep::Spring(next) => {
                     self.at.last_move = dir;
                     self.at.last_safe = ball;
                     self.at.ball = next;
                     return self.jump(dir, n - 1);
                 }
-                // R9
-                Kind::Angle(corner) | Kind::IceAngle(corner) if corner.closed_to(dir) => {
-                    there.height + 1
+                RollStep::Bounce => {
+                    dir = dir.opposite();
+                    self.at.last_move = dir;
+                    n -= 1;
                 }
-                // R11
-                Kind::Water => {
+                RollStep::SpringBounce => return self.jump(dir.opposite(), n - 1),
+                RollStep::Water => {
                     self.at.ball = self.at.last_safe;
                     return Ok(());
                 }
-                _ => there.height,
-            };
-            // R10
-            if u <= e {
-                self.step_to(next, dir);
-                n -= 1;
-            } else if here.kind == Kind::Spring {
-                return self.jump(dir.opposite(), n - 1);
-            } else {
-                dir = dir.opposite();
-                self.at.last_move = dir;
-                n -= 1;
             }
         }
     }
 
     /// JUMP(dir, n) of §2.5.
+    #[inline]
     fn jump(&mut self, dir: Dir, n: u32) -> Result<(), Illegal> {
         let ball = self.at.ball;
         if self.board.tile(ball).is_jump_safe() {
@@ -499,34 +554,22 @@ impl Play<'_> {
                 self.step_to(landing, dir);
                 Ok(())
             }
-            None => Err(Illegal::LandsOff {
-                from: self.board.xy(ball),
-                dir,
-                n,
-            }),
+            None => Err(self.illegal(Reason::LandsOff(n), dir)),
         }
     }
 
-    /// Records (ball, dir) in M, or fails when it is already there.
-    #[inline]
-    fn remember(&mut self, dir: Dir) -> Result<(), Illegal> {
-        if self.memory.insert(self.at.ball, dir) {
-            Ok(())
-        } else {
-            Err(Illegal::SlideLoop {
-                at: self.board.xy(self.at.ball),
-                dir,
-            })
-        }
-    }
-
-    /// SLIDE of §2.6.
+    /// SLIDE of §2.6, with its slide memory M.
     fn slide(&mut self) -> Result<(), Illegal> {
+        let mut memory = SlideMemory::default();
+        let mut remember = |at: &Self, dir: Dir| match memory.insert(at.at.ball, dir) {
+            true => Ok(()),
+            false => Err(at.illegal(Reason::SlideLoop, dir)),
+        };
         loop {
             // S1
             if self.board.tile(self.at.ball).is_icy() {
                 while self.board.tile(self.at.ball).is_icy() {
-                    self.remember(self.at.last_move)?;
+                    remember(self, self.at.last_move)?;
                     let before = self.at.ball;
                     self.roll(self.at.last_move, 1)?;
                     if self.at.ball == before {
@@ -543,7 +586,7 @@ impl Play<'_> {
                 // S3
                 _ => return Ok(()),
             };
-            self.remember(push)?;
+            remember(self, push)?;
             self.roll(push, 1)?;
             if matches!(self.board.tile(self.at.ball).kind, Kind::Warp(_)) {
                 self.teleport();
