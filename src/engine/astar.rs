@@ -21,6 +21,9 @@ use super::bfs::chunk_size;
 use super::visited::{Batch, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
+/// States with their parents, as queued in one (f, g) bucket.
+type StatesWithParents<S> = Vec<(S, S)>;
+
 /// What the visited map stores per state.
 #[derive(Clone, Copy)]
 struct Node<S> {
@@ -50,7 +53,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
     );
     ctl.add(1, 0);
     // Queued states with their parents (the start is its own), by (f, g).
-    let mut open: BTreeMap<(u32, u32), Vec<(P::State, P::State)>> = BTreeMap::new();
+    let mut open: BTreeMap<(u32, u32), StatesWithParents<P::State>> = BTreeMap::new();
     open.insert((h0, 0), vec![(start, start)]);
     let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
     let mut open_len = 1;

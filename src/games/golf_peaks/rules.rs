@@ -13,8 +13,8 @@ pub type Cell = u16;
 /// The most cells a grid may have: a cell index fits a `u16`, with one value left for [`NO_CELL`].
 pub const MAX_CELLS: usize = u16::MAX as usize;
 
-/// "No tile there": off the grid or a cell without a tile (void).
-const NO_CELL: Cell = Cell::MAX;
+/// "No cell": off the grid or a cell without a tile in the neighbour table.
+pub const NO_CELL: Cell = Cell::MAX;
 
 /// A direction of the file grid (§1.2). The discriminants make `opposite` an xor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
