@@ -79,7 +79,7 @@ fn parse(path: &Path, text: &str) -> Level {
 
 /// Distinct states reachable from the start, goal states counted but not expanded (spec §4).
 fn reachable_states(level: &Level) -> usize {
-    let space = GolfSpace::new(level, &SearchControl::unlimited()).expect("no limits");
+    let space = GolfSpace::exhaustive(level, &SearchControl::unlimited()).expect("no limits");
     let start = space.start();
     let mut seen = HashSet::from([start]);
     let mut stack = vec![start];

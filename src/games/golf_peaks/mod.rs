@@ -3,8 +3,9 @@
 //! - [`level`]: the level file format (size line, rows of cell tokens, the hand).
 //! - [`rules`]: the board with its neighbour tables and the simulator of one play (§2), the single
 //!   source of truth for both the search and `check`.
-//! - [`space`]: the table of plays over the reachable positions, the state packed into one `u64`
-//!   and the engine's search space (plain BFS: every play costs 1).
+//! - [`space`]: the table of plays over the reachable positions, the fewest plays from each to
+//!   the flag, the state packed into one `u64`, and the engine's search space (breadth-first:
+//!   every play costs 1; successors that cannot reach the flag with the cards left are cut).
 //! - [`notation`]: reading and replaying `1/2-↘ 1-↗` solutions.
 
 pub mod level;

@@ -165,6 +165,15 @@ impl Tile {
     fn is_icy(self) -> bool {
         matches!(self.kind, Kind::Ice | Kind::IceAngle(_))
     }
+
+    /// Whether SLIDE moves a ball resting here (S1, S2); elsewhere it does nothing (S3).
+    #[inline]
+    fn slides(self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Ice | Kind::IceAngle(_) | Kind::Slope(_) | Kind::Belt(_)
+        )
+    }
 }
 
 /// One step of a card: a roll of strength `n` or a jump of distance `n` (§1.1 F10).
@@ -465,7 +474,9 @@ impl Play<'_> {
                 return Ok(());
             }
         }
-        self.slide()?;
+        if self.board.tile(self.at.ball).slides() {
+            self.slide()?;
+        }
         if self.board.tile(self.at.ball).kind == Kind::Quicksand {
             return Err(self.illegal(Reason::Quicksand, dir));
         }

@@ -7,6 +7,12 @@
 //! direction, the position after the play. The corpus has about 8,500 such positions for 57,000
 //! states, and a state's successors become table lookups instead of simulations.
 //!
+//! The table also gives, per position, the fewest plays to the flag with unlimited cards (a
+//! backwards breadth-first search over it). The solver's space leaves out a successor whose
+//! position needs more plays than cards are left: it cannot lie on any solution, so breadth-first
+//! order still finds the fewest plays, and a level whose every state is cut is unsolvable.
+//! [`GolfSpace::exhaustive`] keeps them, for the reachable-state counts of spec §4.
+//!
 //! A state is one `u64`: the position's index in that table, then the hand as a multiset, one
 //! small counter per distinct card text (just wide enough for the copies dealt). Playing card i
 //! subtracts one from its counter. Hand-packing beats a bit array here: the whole state is a
@@ -15,13 +21,16 @@
 use std::collections::HashMap;
 
 use super::level::Level;
-use super::rules::{Dir, Position};
+use super::rules::{Cell, Dir, Position};
 use crate::engine::{Limit, SearchControl, Space};
 
 pub type State = u64;
 
 /// No position: the play is illegal.
 const ILLEGAL: u32 = u32::MAX;
+
+/// No play sequence leads from the position to the flag.
+const UNREACHABLE: u32 = u32::MAX;
 
 /// Positions between two checks of the search limits while building the table.
 const CHECK_EVERY: usize = 1024;
@@ -45,8 +54,14 @@ pub struct Transitions {
     positions: Vec<Position>,
     /// Per position, distinct card and direction (in that order): the index of the position
     /// after the play, or [`ILLEGAL`] when the play is illegal or an earlier direction of the
-    /// same card leads to the same position. Goal positions are not expanded (all `ILLEGAL`).
+    /// same card leads to the same position. Goal positions and positions first reached after
+    /// as many plays as there are cards are not expanded (all `ILLEGAL`).
     next: Vec<u32>,
+    /// Per position: the fewest plays from it to the flag with unlimited cards over the edges of
+    /// `next`, or [`UNREACHABLE`]. A lower bound on the plays any hand needs from a state that
+    /// still has cards: the positions its solutions pass through are all expanded (each is
+    /// reached before the cards run out).
+    distance: Vec<u32>,
 }
 
 impl Transitions {
@@ -54,7 +69,10 @@ impl Transitions {
     pub fn build(level: &Level, ctl: &SearchControl) -> Result<Transitions, Limit> {
         let board = &level.board;
         let plays = level.hand.len() * 4;
+        // A position first reached after all cards are played is never played from.
+        let cards: u32 = level.hand.iter().map(|c| c.count).sum();
         let mut positions = vec![board.start_position()];
+        let mut depth = vec![0u32];
         let mut index: HashMap<Position, u32, foldhash::fast::FixedState> = HashMap::default();
         index.insert(positions[0], 0);
         let mut next = Vec::new();
@@ -70,8 +88,9 @@ impl Transitions {
                 ctl.check()?;
             }
             let from = positions[done];
+            let from_depth = depth[done];
             done += 1;
-            if from.ball == board.flag {
+            if from.ball == board.flag || from_depth == cards {
                 next.extend(std::iter::repeat_n(ILLEGAL, plays));
                 continue;
             }
@@ -81,6 +100,7 @@ impl Transitions {
                     let to = match board.play(from, &card.steps, dir) {
                         Ok(to) => *index.entry(to).or_insert_with(|| {
                             positions.push(to);
+                            depth.push(from_depth + 1);
                             positions.len() as u32 - 1
                         }),
                         Err(_) => ILLEGAL,
@@ -91,13 +111,58 @@ impl Transitions {
                 }
             }
         }
-        Ok(Transitions { positions, next })
+        let distance = distances_to_flag(&positions, &next, plays, board.flag);
+        Ok(Transitions {
+            positions,
+            next,
+            distance,
+        })
     }
 
     /// Estimated bytes of the table.
     pub fn bytes(&self) -> u64 {
-        (self.positions.len() * size_of::<Position>() + self.next.len() * size_of::<u32>()) as u64
+        (self.positions.len() * (size_of::<Position>() + size_of::<u32>())
+            + self.next.len() * size_of::<u32>()) as u64
     }
+}
+
+/// Breadth-first search backwards from the flag positions over the table of plays.
+fn distances_to_flag(positions: &[Position], next: &[u32], plays: usize, flag: Cell) -> Vec<u32> {
+    // The reversed edges in compressed rows: `sources[starts[q]..starts[q + 1]]` lead to q.
+    let mut starts = vec![0u32; positions.len() + 1];
+    for &to in next.iter().filter(|&&to| to != ILLEGAL) {
+        starts[to as usize + 1] += 1;
+    }
+    for i in 0..positions.len() {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut sources = vec![0u32; starts[positions.len()] as usize];
+    for (edge, &to) in next.iter().enumerate() {
+        if to != ILLEGAL {
+            sources[fill[to as usize] as usize] = (edge / plays) as u32;
+            fill[to as usize] += 1;
+        }
+    }
+    let mut distance = vec![UNREACHABLE; positions.len()];
+    let mut queue: Vec<u32> = (0..positions.len() as u32)
+        .filter(|&p| positions[p as usize].ball == flag)
+        .collect();
+    for &p in &queue {
+        distance[p as usize] = 0;
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let to = queue[head] as usize;
+        head += 1;
+        for &from in &sources[starts[to] as usize..starts[to + 1] as usize] {
+            if distance[from as usize] == UNREACHABLE {
+                distance[from as usize] = distance[to] + 1;
+                queue.push(from);
+            }
+        }
+    }
+    distance
 }
 
 /// A level's search space over (position index, hand).
@@ -109,12 +174,27 @@ pub struct GolfSpace<'a> {
     card_shift: Vec<u32>,
     /// Per distinct card: the mask of its counter (after shifting down).
     card_mask: Vec<u64>,
+    /// Whether successors that provably cannot reach the flag are left out.
+    prune: bool,
 }
 
 impl<'a> GolfSpace<'a> {
-    /// Builds the table of plays of a level whose state size was accepted when it was parsed
-    /// (see [`max_state_bits`]).
+    /// The space the solver searches: the table of plays of a level whose state size was
+    /// accepted when it was parsed (see [`max_state_bits`]), with dead successors left out.
     pub fn new(level: &'a Level, ctl: &SearchControl) -> Result<GolfSpace<'a>, Limit> {
+        Self::with_pruning(level, ctl, true)
+    }
+
+    /// The whole state space of spec §3: every legal play is a successor.
+    pub fn exhaustive(level: &'a Level, ctl: &SearchControl) -> Result<GolfSpace<'a>, Limit> {
+        Self::with_pruning(level, ctl, false)
+    }
+
+    fn with_pruning(
+        level: &'a Level,
+        ctl: &SearchControl,
+        prune: bool,
+    ) -> Result<GolfSpace<'a>, Limit> {
         let transitions = Transitions::build(level, ctl)?;
         ctl.set_bytes(transitions.bytes());
         let position_bits = bits_for(transitions.positions.len() as u64 - 1);
@@ -134,6 +214,7 @@ impl<'a> GolfSpace<'a> {
             position_bits,
             card_shift,
             card_mask,
+            prune,
         })
     }
 
@@ -155,20 +236,27 @@ impl<'a> GolfSpace<'a> {
     }
 
     /// Calls `found(card, dir, successor)` for each distinct card left and each direction whose
-    /// play is legal.
+    /// play is legal, leaving out (when pruning) successors whose position needs more plays to
+    /// reach the flag than cards are left: no solution passes through them.
     #[inline]
     fn for_each_play(&self, state: State, mut found: impl FnMut(usize, Dir, State)) {
         let cards = self.level.hand.len();
         let from = self.position_index(state) * cards * 4;
         let outcomes = &self.transitions.next[from..from + cards * 4];
         let hand = state >> self.position_bits << self.position_bits;
+        let left_after_play = match self.prune {
+            true => {
+                ((0..cards).map(|c| self.count(state, c)).sum::<u64>() as u32).saturating_sub(1)
+            }
+            false => UNREACHABLE,
+        };
         for card in 0..cards {
             if self.count(state, card) == 0 {
                 continue;
             }
             let hand = hand - (1 << self.card_shift[card]);
             for (dir, &to) in Dir::ALL.into_iter().zip(&outcomes[card * 4..card * 4 + 4]) {
-                if to != ILLEGAL {
+                if to != ILLEGAL && self.transitions.distance[to as usize] <= left_after_play {
                     found(card, dir, hand | to as u64);
                 }
             }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::rules::{Corner, Dir, Illegal, Position, Reason};
+use super::space::GolfSpace;
 use super::{GolfPeaks, Level};
 use crate::engine::control::Limits;
 use crate::engine::{SearchControl, Space};
@@ -615,7 +616,7 @@ fn the_search_finds_the_fewest_plays_in_the_notation() {
 fn copies_of_a_card_and_repeated_outcomes_give_one_successor() {
     // Three copies of `1-`: only Right is legal from the start (the others roll off).
     let l = level("3x1\n0,ball 0,sand 0,flag\n\n1- 1- 1-");
-    let space = super::space::GolfSpace::new(&l, &SearchControl::unlimited()).unwrap();
+    let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
     let mut out = Vec::new();
     space.successors(&space.start(), None, &mut out);
     assert_eq!(out.len(), 1);
@@ -629,6 +630,42 @@ fn copies_of_a_card_and_repeated_outcomes_give_one_successor() {
     assert_eq!(space.count(next[0], 0), 1);
 }
 
+/// Every state reachable from the start, goal states not expanded.
+fn reachable(space: &GolfSpace) -> usize {
+    let mut seen = std::collections::HashSet::from([space.start()]);
+    let mut stack = vec![space.start()];
+    let mut out = Vec::new();
+    while let Some(state) = stack.pop() {
+        if space.is_goal(&state) {
+            continue;
+        }
+        out.clear();
+        space.successors(&state, None, &mut out);
+        stack.extend(out.iter().filter(|&&next| seen.insert(next)));
+    }
+    seen.len()
+}
+
+#[test]
+fn pruning_cuts_dead_states_and_keeps_every_solution() {
+    let ctl = SearchControl::unlimited();
+    let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+    let (pruned, all) = (
+        GolfSpace::new(&l, &ctl).unwrap(),
+        GolfSpace::exhaustive(&l, &ctl).unwrap(),
+    );
+    assert!(reachable(&pruned) < reachable(&all));
+    // Every successor on the way to a solution survives: the solution of 2 plays is found.
+    let Answer::Solved { moves, .. } = GolfPeaks::solve(&l, &ctl) else {
+        panic!("solvable");
+    };
+    assert_eq!(moves, 2);
+    // The flag is out of reach of every play: the start is the only state left.
+    let l = level("5x1\n0,ball 0 1 x 0,flag\n\n1- 1- 2- 1/");
+    assert_eq!(reachable(&GolfSpace::new(&l, &ctl).unwrap()), 1);
+    assert!(reachable(&GolfSpace::exhaustive(&l, &ctl).unwrap()) > 1);
+}
+
 #[test]
 fn a_level_that_cannot_be_won_is_unsolvable_and_limits_stop_the_search() {
     let l = level("5x1\n0,ball 0 1 x 0,flag\n\n1- 1- 2- 1/");
@@ -636,6 +673,7 @@ fn a_level_that_cannot_be_won_is_unsolvable_and_limits_stop_the_search() {
         GolfPeaks::solve(&l, &SearchControl::unlimited()),
         Answer::Unsolvable
     );
+    let l = level("5x1\n0,ball 0 0 0 0,flag\n\n1- 1- 1- 1-");
     let limited = SearchControl::new(Limits {
         max_states: Some(2),
         ..Limits::default()
