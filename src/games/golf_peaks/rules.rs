@@ -2,8 +2,9 @@
 //! for the search ([`super::space`]) and the checker ([`super::notation`]).
 //!
 //! A [`Board`] holds the tiles with precomputed tables (what a roll does on each cell in each
-//! direction, warp partners, coordinates), so a roll step is one table lookup; [`Board::play`] resolves PLAY (§2.3) with ROLL (§2.4), JUMP (§2.5) and
-//! SLIDE (§2.6) on a [`Position`] and allocates nothing (the slide memory is a small inline set).
+//! direction, warp partners, coordinates), so a roll step is one table lookup. [`Board::play`]
+//! resolves PLAY (§2.3) with ROLL (§2.4), JUMP (§2.5) and SLIDE (§2.6) on a [`Position`] and
+//! allocates nothing (the slide memory is a small inline set).
 
 use std::hash::{Hash, Hasher};
 

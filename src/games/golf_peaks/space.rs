@@ -2,10 +2,11 @@
 //!
 //! A play's outcome depends on the position (ball, `last_safe`, `last_move`), the card and the
 //! direction, never on the rest of the hand. So before the search, [`Transitions::build`] lists
-//! every position reachable from the start when any card may be played any number of times (a
-//! superset of the positions the search meets) and tabulates, per position, distinct card and
-//! direction, the position after the play. The corpus has about 8,500 such positions for 57,000
-//! states, and a state's successors become table lookups instead of simulations.
+//! every position reachable from the start when any card may be played any number of times, as
+//! long as no more plays than cards are dealt (a superset of the positions the search meets), and
+//! tabulates, per position, distinct card and direction, the position after the play. The
+//! official corpus has about 7,800 such positions (6,500 of them played from) for 57,000
+//! reachable states, and a state's successors become table lookups instead of simulations.
 //!
 //! The table also gives, per position, the fewest plays to the flag with unlimited cards (a
 //! backwards breadth-first search over it). The solver's space leaves out a successor whose
@@ -138,9 +139,9 @@ fn distances_to_flag(positions: &[Position], next: &[u32], plays: usize, flag: C
     }
     let mut fill = starts.clone();
     let mut sources = vec![0u32; starts[positions.len()] as usize];
-    for (edge, &to) in next.iter().enumerate() {
-        if to != ILLEGAL {
-            sources[fill[to as usize] as usize] = (edge / plays) as u32;
+    for (from, outcomes) in next.chunks_exact(plays.max(1)).enumerate() {
+        for &to in outcomes.iter().filter(|&&to| to != ILLEGAL) {
+            sources[fill[to as usize] as usize] = from as u32;
             fill[to as usize] += 1;
         }
     }
