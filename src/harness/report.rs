@@ -38,7 +38,7 @@ pub fn html(files: &[Named], tolerance: Tolerance) -> String {
 }
 
 /// The games of a file, in order of first appearance, with their rows.
-fn by_game<'a>(rows: &'a [Row]) -> Vec<(&'a str, Vec<&'a Row>)> {
+fn by_game(rows: &[Row]) -> Vec<(&str, Vec<&Row>)> {
     let mut games: Vec<(&str, Vec<&Row>)> = Vec::new();
     for row in rows {
         match games.iter_mut().find(|(g, _)| *g == row.game) {
@@ -259,9 +259,9 @@ fn bar_chart(
             escape(unit)
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         svg,
-        "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#555\"/><text x=\"{left}\" y=\"{1:.1}\" font-size=\"11\" fill=\"#555\">{2} levels (hover a bar for its name and value)</text></svg>\n",
+        "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#555\"/><text x=\"{left}\" y=\"{1:.1}\" font-size=\"11\" fill=\"#555\">{2} levels (hover a bar for its name and value)</text></svg>",
         top + height,
         top + height + 18.0,
         labels.len()
@@ -325,9 +325,9 @@ fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String
             after
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         svg,
-        "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"11\" fill=\"#555\">before (x) against after (y); dashed: x{tolerance} slower</text></svg>\n",
+        "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"11\" fill=\"#555\">before (x) against after (y); dashed: x{tolerance} slower</text></svg>",
         left,
         top + size + 34.0
     );

@@ -1,0 +1,87 @@
+//! Golf Peaks, per `specs/golf-peaks.md`: card-based minigolf on tiles with heights.
+//!
+//! - [`level`]: the level file format (size line, rows of cell tokens, the hand).
+//! - [`rules`]: the board with its neighbour tables and the simulator of one play (§2), the single
+//!   source of truth for both the search and `check`.
+//! - [`space`]: the table of plays over the reachable positions, the fewest plays from each to
+//!   the flag, the state packed into one `u64`, and the engine's search space (breadth-first:
+//!   every play costs 1; successors that cannot reach the flag with the cards left are cut).
+//! - [`notation`]: reading and replaying `1/2-↘ 1-↗` solutions.
+
+pub mod level;
+pub mod notation;
+pub mod rules;
+pub mod space;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use space::GolfSpace;
+
+use crate::engine::bfs::bfs;
+use crate::engine::{SearchControl, SearchOutcome};
+use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+
+pub use level::Level;
+
+pub struct GolfPeaks;
+
+impl Game for GolfPeaks {
+    const ID: GameId = GameId::GolfPeaks;
+    type Level = Level;
+
+    fn is_level_path(path: &Path) -> bool {
+        path.extension().is_some_and(|e| e == "txt")
+    }
+
+    fn sniff(text: &str) -> bool {
+        let first = text.lines().next().unwrap_or("").trim_end();
+        first.split_once('x').is_some_and(|(w, h)| {
+            [w, h]
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+    }
+
+    fn parse(source: &Source) -> Vec<LevelEntry<Level>> {
+        let level = level::parse(source).and_then(|level| match space::max_state_bits(&level) {
+            bits if bits <= 64 => Ok(level),
+            bits => Err(source.error(
+                None,
+                format!(
+                    "the level needs up to {bits} bits of search state (grid and hand); at most 64 are supported"
+                ),
+            )),
+        });
+        vec![LevelEntry {
+            name: source.stem.to_string(),
+            level,
+        }]
+    }
+
+    fn solve(level: &Level, ctl: &SearchControl) -> Answer {
+        let space = match GolfSpace::new(level, ctl) {
+            Ok(space) => space,
+            Err(limit) => return Answer::Limit(limit.to_string()),
+        };
+        match bfs(&space, ctl) {
+            SearchOutcome::Found(path) => {
+                let moves = path.len() as u64 - 1;
+                Answer::Solved {
+                    moves,
+                    optimal: true,
+                    score: moves,
+                    solution: space.notation(&path),
+                }
+            }
+            SearchOutcome::Exhausted => Answer::Unsolvable,
+            SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
+        }
+    }
+
+    fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
+        notation::replay(level, solution).map(Verdict::moves)
+    }
+}

@@ -1,0 +1,66 @@
+//! The notation of plays (spec §3: `1/2-↘ 1-↗`) and the checker that replays it on the
+//! simulator alone, independently of the search's packed states.
+
+use super::level::{Level, parse_card};
+use super::rules::Dir;
+
+/// Replays a solution and returns its number of plays.
+///
+/// Every token must be a card followed by an arrow; the card must still be in the hand (copies
+/// count); every play must be legal; no play may follow the one that solves the level; the
+/// ball must end on the flag. The empty solution is never valid.
+pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
+    let board = &level.board;
+    let mut position = board.start_position();
+    let mut left: Vec<u32> = level.hand.iter().map(|c| c.count).collect();
+    let mut moves = 0;
+    for (index, token) in solution.split_whitespace().enumerate() {
+        let n = index + 1;
+        if position.ball == board.flag {
+            return Err(format!(
+                "move {n} (`{token}`): the level is already solved after move {}",
+                n - 1
+            ));
+        }
+        let (text, dir) = split_play(token).ok_or_else(|| {
+            format!("move {n} (`{token}`): expected a card followed by one of the arrows ↗ ↘ ↙ ↖")
+        })?;
+        parse_card(text).map_err(|why| format!("move {n} (`{token}`): not a card: {why}"))?;
+        let card = level
+            .card_named(text)
+            .ok_or_else(|| format!("move {n} (`{token}`): no `{text}` card in the hand"))?;
+        if left[card] == 0 {
+            return Err(format!(
+                "move {n} (`{token}`): every `{text}` card ({} dealt) is already played",
+                level.hand[card].count
+            ));
+        }
+        left[card] -= 1;
+        position = board
+            .play(position, &level.hand[card].steps, dir)
+            .map_err(|why| {
+                format!(
+                    "move {n} (`{token}`): illegal play: {}",
+                    why.describe(board)
+                )
+            })?;
+        moves += 1;
+    }
+    if moves == 0 {
+        return Err("empty solution: the ball is not on the flag".into());
+    }
+    if position.ball != board.flag {
+        let (x, y) = board.xy(position.ball);
+        return Err(format!(
+            "ball not on the flag after {moves} moves (it rests at {x},{y})"
+        ));
+    }
+    Ok(moves)
+}
+
+/// `1/2-↘` as (`1/2-`, Right).
+fn split_play(token: &str) -> Option<(&str, Dir)> {
+    let arrow = token.chars().next_back()?;
+    let dir = Dir::from_arrow(arrow)?;
+    Some((&token[..token.len() - arrow.len_utf8()], dir))
+}
