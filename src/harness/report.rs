@@ -74,34 +74,28 @@ fn overview(out: &mut String, file: &Named) {
     out.push_str("</table>\n");
     for (game, rows) in &games {
         let _ = writeln!(out, "<h3>{} ({} levels)</h3>", escape(game), rows.len());
-        let labels: Vec<String> = rows.iter().map(|r| r.level.clone()).collect();
-        let states: Vec<f64> = rows.iter().map(|r| r.states as f64).collect();
-        let millis: Vec<f64> = rows.iter().map(|r| r.millis).collect();
-        let rate: Vec<f64> = rows
-            .iter()
-            .map(|r| r.states as f64 / (r.millis / 1e3).max(1e-6))
-            .collect();
-        let colours: Vec<&str> = rows.iter().map(|r| status_colour(r.status)).collect();
+        let bars = |value: fn(&Row) -> f64| Bars {
+            labels: rows.iter().map(|r| r.level.clone()).collect(),
+            values: rows.iter().map(|r| value(r)).collect(),
+            colours: rows.iter().map(|r| status_colour(r.status)).collect(),
+        };
         out.push_str(&bar_chart(
             "states explored per level",
-            &labels,
-            &states,
-            &colours,
+            &bars(|r| r.states as f64),
             "",
+            None,
         ));
         out.push_str(&bar_chart(
             "wall time per level",
-            &labels,
-            &millis,
-            &colours,
+            &bars(|r| r.millis),
             " ms",
+            None,
         ));
         out.push_str(&bar_chart(
             "states per second per level",
-            &labels,
-            &rate,
-            &colours,
+            &bars(|r| r.states as f64 / (r.millis / 1e3).max(1e-6)),
             "/s",
+            None,
         ));
     }
 }
@@ -140,9 +134,8 @@ fn comparison(out: &mut String, before: &Named, after: &Named, tolerance: Tolera
             &points,
             tolerance.time_ratio,
         ));
-        let labels: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
-        let ratios: Vec<f64> = points.iter().map(|p| p.2 / p.1.max(1e-6)).collect();
-        let colours: Vec<&str> = ratios
+        let values: Vec<f64> = points.iter().map(|p| p.2 / p.1.max(1e-6)).collect();
+        let colours = values
             .iter()
             .map(|&r| {
                 if r > tolerance.time_ratio {
@@ -154,12 +147,16 @@ fn comparison(out: &mut String, before: &Named, after: &Named, tolerance: Tolera
                 }
             })
             .collect();
+        let bars = Bars {
+            labels: points.iter().map(|p| p.0.clone()).collect(),
+            values,
+            colours,
+        };
         out.push_str(&bar_chart(
             "time ratio after/before per level",
-            &labels,
-            &ratios,
-            &colours,
+            &bars,
             "x",
+            Some(1.0),
         ));
     }
 }
@@ -211,23 +208,23 @@ impl LogAxis {
     }
 }
 
-/// Vertical bars on a log scale, one per label, with the label and value as a tooltip.
-fn bar_chart(
-    title: &str,
-    labels: &[String],
-    values: &[f64],
-    colours: &[&str],
-    unit: &str,
-) -> String {
+/// Vertical bars on a log scale, one per label, with the label and value as a tooltip (and
+/// under the bar when there is room). Bars rise from the bottom, or, with `from`, run between
+/// that value and theirs (ratios: up is more, down is less).
+fn bar_chart(title: &str, bars: &Bars, unit: &str, from: Option<f64>) -> String {
+    let n = bars.labels.len();
     let (left, top, height) = (70.0, 24.0, 220.0);
-    let bar = (1000.0 / labels.len().max(1) as f64).clamp(3.0, 40.0);
-    let width = left + bar * labels.len() as f64 + 20.0;
-    let axis = LogAxis::new(values.iter().copied());
+    let bar = (1000.0 / n.max(1) as f64).clamp(3.0, 40.0);
+    let labelled = bar >= 12.0;
+    let below = if labelled { 150.0 } else { 30.0 };
+    let width = left + bar * n as f64 + 20.0;
+    let axis = LogAxis::new(bars.values.iter().copied().chain(from));
+    let y_of = |v: f64| top + height * (1.0 - axis.fraction(v));
     let mut svg = String::new();
     let _ = write!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" role=\"img\" aria-label=\"{}\">",
-        top + height + 30.0,
+        top + height + below,
         escape(title)
     );
     let _ = write!(
@@ -236,7 +233,7 @@ fn bar_chart(
         escape(title)
     );
     for tick in axis.decades() {
-        let y = top + height * (1.0 - axis.fraction(tick));
+        let y = y_of(tick);
         let _ = write!(
             svg,
             "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#e3e3e3\"/><text x=\"{:.0}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}{}</text>",
@@ -246,27 +243,66 @@ fn bar_chart(
             escape(unit)
         );
     }
-    for (i, ((label, &v), colour)) in labels.iter().zip(values).zip(colours).enumerate() {
-        let h = (height * axis.fraction(v)).max(1.0);
+    let base = from.map_or(top + height, y_of);
+    for (i, ((label, &v), colour)) in bars
+        .labels
+        .iter()
+        .zip(&bars.values)
+        .zip(&bars.colours)
+        .enumerate()
+    {
+        let y = y_of(v);
+        let (y0, h) = (y.min(base), (y - base).abs().max(1.0));
         let x = left + bar * i as f64;
         let _ = write!(
             svg,
-            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"{colour}\"><title>{}: {}{}</title></rect>",
-            top + height - h,
+            "<rect x=\"{x:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"{colour}\"><title>{}: {}{}</title></rect>",
             (bar - 1.0).max(1.0),
             escape(label),
             human(v),
             escape(unit)
         );
+        if labelled {
+            let (lx, ly) = (x + bar / 2.0 + 3.0, top + height + 6.0);
+            let _ = write!(
+                svg,
+                "<text x=\"{lx:.1}\" y=\"{ly:.1}\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-60 {lx:.1} {ly:.1})\">{}</text>",
+                escape(&short(label))
+            );
+        }
+    }
+    if let Some(base_value) = from {
+        let _ = write!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{base:.1}\" y2=\"{base:.1}\" stroke=\"#555\"><title>{}{}</title></line>",
+            human(base_value),
+            escape(unit)
+        );
     }
     let _ = writeln!(
         svg,
-        "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#555\"/><text x=\"{left}\" y=\"{1:.1}\" font-size=\"11\" fill=\"#555\">{2} levels (hover a bar for its name and value)</text></svg>",
+        "<line x1=\"{left}\" x2=\"{width:.0}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#555\"/><text x=\"{left}\" y=\"{1:.1}\" font-size=\"11\" fill=\"#555\">{n} levels (hover a bar for its name and value)</text></svg>",
         top + height,
-        top + height + 18.0,
-        labels.len()
+        top + height + below - 8.0,
     );
     svg
+}
+
+/// The bars of a chart: one label, value and colour per level.
+struct Bars {
+    labels: Vec<String>,
+    values: Vec<f64>,
+    colours: Vec<&'static str>,
+}
+
+/// A level name cut to fit under a bar.
+fn short(label: &str) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    if chars.len() <= 22 {
+        label.to_string()
+    } else {
+        chars[..21].iter().collect::<String>() + "…"
+    }
 }
 
 /// Before (x) against after (y) on log-log axes, with the diagonal and the tolerance band.
@@ -334,16 +370,25 @@ fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String
     svg
 }
 
-/// 1234567 as `1.23M`.
+/// 1234567 as `1.23M`, 0.05 as `0.05`.
 fn human(n: f64) -> String {
-    match n.abs() {
-        a if a >= 1e9 => format!("{:.3}G", n / 1e9),
-        a if a >= 1e6 => format!("{:.3}M", n / 1e6),
-        a if a >= 1e3 => format!("{:.3}k", n / 1e3),
-        a if a >= 1.0 || a == 0.0 => format!("{n:.3}"),
-        _ => format!("{n:.3e}"),
-    }
-    .replace(".000", "")
+    let (scaled, suffix) = match n.abs() {
+        a if a >= 1e9 => (n / 1e9, "G"),
+        a if a >= 1e6 => (n / 1e6, "M"),
+        a if a >= 1e3 => (n / 1e3, "k"),
+        _ => (n, ""),
+    };
+    let digits = if scaled.abs() >= 1.0 || scaled == 0.0 {
+        format!("{scaled:.3}")
+    } else {
+        format!("{scaled:.4}")
+    };
+    let trimmed = if digits.contains('.') {
+        digits.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &digits
+    };
+    format!("{trimmed}{suffix}")
 }
 
 /// Escapes text for HTML and SVG.

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates every baseline results CSV: the repository's own corpora (results/corpora.csv)
+# and each official corpus under ../shared/corpora (results/official-<game>.csv).
+#
+#   scripts/baselines.sh            # write into results/
+#   OUT=/tmp/new scripts/baselines.sh   # write elsewhere (e.g. to compare against results/)
+#
+# Levels are solved one at a time (each with every core), so each row's time is its own.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+shared=${SHARED:-../shared}
+out=${OUT:-results}
+mkdir -p "$out"
+cargo build --release --quiet || exit 2
+bin=target/release/frontier
+status=0
+run() {
+    local name=$1
+    shift
+    echo "== $name"
+    "$bin" solve --quiet --parallel-levels 1 --out "$out/$name.csv" "$@"
+    local rc=$?
+    # Exit status 1 means some level ended `limit` or `error`; the CSV is still complete.
+    [ $rc -le 1 ] || status=$rc
+    [ $rc -eq 0 ] || echo "   ($name: some levels ended limit or error, see the CSV)"
+}
+run corpora corpora
+run official-golf-peaks "$shared/corpora/golf-peaks/official"
+run official-sliding-blocks "$shared/corpora/sliding-blocks/layton-puzzles.tsv"
+run official-puzzle-quest "$shared/corpora/puzzle-quest/capture-boards.txt"
+run official-ice-tower "$shared/corpora/ice-tower"
+run official-bender4 "$shared/corpora/bender4"
+exit $status
