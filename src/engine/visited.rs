@@ -189,8 +189,16 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
             let mut pending = 0;
             {
                 let table = shards[shard].read();
-                prefetch(&table, group.iter().map(|&i| candidates[i as usize].hash));
+                let prefetch = Prefetcher::new(&table);
+                // Software pipelining: the probe of candidate i overlaps the fetches of the next
+                // `PREFETCH_AHEAD`, which is about what the processor can keep in flight.
+                for &i in group.iter().take(PREFETCH_AHEAD) {
+                    prefetch.hash(candidates[i as usize].hash);
+                }
                 for i in 0..group.len() {
+                    if let Some(&ahead) = group.get(i + PREFETCH_AHEAD) {
+                        prefetch.hash(candidates[ahead as usize].hash);
+                    }
                     let c = &candidates[group[i] as usize];
                     let known = table
                         .get(c.hash, |(k, _)| *k == c.state)
@@ -280,29 +288,45 @@ impl<S: Copy + Eq + Hash, V: Copy> Default for Visited<S, V> {
     }
 }
 
-/// Asks the processor to fetch the first control group and bucket each hash will probe.
-#[inline]
-fn prefetch<T>(table: &hashbrown::raw::RawTable<T>, hashes: impl Iterator<Item = u64>) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        if table.is_empty() {
-            return;
+/// How many candidates ahead of the probe their buckets are fetched.
+const PREFETCH_AHEAD: usize = 12;
+
+/// Asks the processor to fetch the control group and bucket a hash will probe first.
+struct Prefetcher {
+    /// The end of the bucket array (the start of the control bytes) and the bucket mask;
+    /// `None` for an empty table.
+    table: Option<(*const u8, usize, usize)>,
+}
+
+impl Prefetcher {
+    fn new<T>(table: &hashbrown::raw::RawTable<T>) -> Prefetcher {
+        Prefetcher {
+            table: (!table.is_empty()).then(|| {
+                (
+                    table.data_end().as_ptr() as *const u8,
+                    table.buckets() - 1,
+                    std::mem::size_of::<T>(),
+                )
+            }),
         }
-        let mask = table.buckets() - 1;
-        let end = table.data_end().as_ptr();
-        for hash in hashes {
+    }
+
+    #[inline]
+    fn hash(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((end, mask, size)) = self.table {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let pos = hash as usize & mask;
             // Addresses inside the table's allocation; prefetching never faults.
-            let ctrl = (end as *const u8).wrapping_add(pos);
-            let bucket = end.wrapping_sub(pos + 1) as *const u8;
+            let ctrl = end.wrapping_add(pos);
+            let bucket = end.wrapping_sub((pos + 1) * size);
             // SAFETY: prefetch is a hint without memory-safety requirements.
             unsafe {
                 _mm_prefetch(ctrl as *const i8, _MM_HINT_T0);
                 _mm_prefetch(bucket as *const i8, _MM_HINT_T0);
             }
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (self, hash);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, hashes);
 }

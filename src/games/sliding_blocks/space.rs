@@ -548,21 +548,34 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
         });
         let free = self.board.and_not(occupied);
         let skip = parent.and_then(|p| self.moved_slot(state, p));
-        for (i, slot) in self.slots.iter().enumerate() {
-            if Some(i) == skip {
-                continue;
+        // First, without branches, which blocks have a free cell next to them (whether a block
+        // can move is unpredictable, so a branch per block would often be mispredicted); then
+        // the moves of those only.
+        for base in (0..self.slots.len()).step_by(64) {
+            let slots = &self.slots[base..self.slots.len().min(base + 64)];
+            let mut movable = slots.iter().enumerate().fold(0u64, |bits, (i, slot)| {
+                let placement = state.get(slot.field) as usize;
+                let free_next = !self.shapes[slot.shape].halos[placement]
+                    .and(free)
+                    .is_empty();
+                bits | u64::from(free_next) << i
+            });
+            if let Some(skip) = skip.filter(|s| (base..base + 64).contains(s)) {
+                movable &= !(1 << (skip - base));
             }
-            let shape = &self.shapes[slot.shape];
-            let placement = state.get(slot.field) as usize;
-            if shape.halos[placement].and(free).is_empty() {
-                continue;
-            }
-            let fit = self.fits(shape, free.or(shape.masks[placement]));
-            let from = shape.anchor_of[placement] as usize;
-            let mut reached = self.flood(from, fit);
-            while let Some(to) = reached.pop_lowest() {
-                if to != from {
-                    out.push(self.moved(state, i, shape.placement_of[to]));
+            while movable != 0 {
+                let i = movable.trailing_zeros() as usize;
+                movable &= movable - 1;
+                let slot = &slots[i];
+                let shape = &self.shapes[slot.shape];
+                let placement = state.get(slot.field) as usize;
+                let fit = self.fits(shape, free.or(shape.masks[placement]));
+                let from = shape.anchor_of[placement] as usize;
+                let mut reached = self.flood(from, fit);
+                while let Some(to) = reached.pop_lowest() {
+                    if to != from {
+                        out.push(self.moved(state, base + i, shape.placement_of[to]));
+                    }
                 }
             }
         }
