@@ -1,0 +1,222 @@
+//! The command line end to end: exit statuses, error and limit rows, game detection, `check`,
+//! `compare` and `report`, run as a user would run them.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn frontier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-cli-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn a_bad_level_gives_an_error_row_and_the_batch_goes_on() {
+    let dir = scratch("bad").join("sliding-blocks");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("good.txt"), "A..\n\n..A\n").unwrap();
+    fs::write(dir.join("bad.txt"), "aa\n\na.\n").unwrap();
+    fs::write(dir.join("notes.md"), "skipped\n").unwrap();
+    let out = dir.join("out.csv");
+    let run = frontier(&["solve", "--quiet", "--out", str(&out), str(&dir)]);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "an error row makes the exit status 1"
+    );
+    let csv = fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[1].starts_with("sliding-blocks,bad,error,"), "{csv}");
+    assert!(
+        lines[1].contains("bad.txt:2: shape mismatch for `a`"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].starts_with("sliding-blocks,good,solved,1,yes,1,"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn limits_give_limit_rows() {
+    let klotski = common::own("sliding-blocks/klotski.txt");
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--max-states",
+        "500",
+        "--out",
+        "-",
+        str(&klotski),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let csv = text(&run.stdout);
+    assert!(csv.contains(",klotski,limit,,no,,"), "{csv}");
+    assert!(
+        csv.contains("max-states limit of 500 states reached"),
+        "{csv}"
+    );
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--timeout",
+        "0.000001",
+        "--out",
+        "-",
+        str(&klotski),
+    ]);
+    assert!(
+        text(&run.stdout).contains("timeout of"),
+        "{}",
+        text(&run.stdout)
+    );
+}
+
+#[test]
+fn solved_and_unsolvable_levels_exit_zero_and_the_csv_goes_to_stdout() {
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--out",
+        "-",
+        str(&common::own("sliding-blocks/unsolvable.txt")),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let csv = text(&run.stdout);
+    assert!(csv.starts_with("game,level,status,moves,optimal,score,states,expanded,millis,bytes_per_state,solution,detail\n"));
+    assert!(
+        csv.contains("sliding-blocks,unsolvable,unsolvable,"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn a_file_of_no_known_game_is_a_usage_error() {
+    let dir = scratch("unknown");
+    let file = dir.join("mystery.txt");
+    fs::write(&file, "hello\n").unwrap();
+    let run = frontier(&["solve", "--quiet", "--out", "-", str(&file)]);
+    assert_eq!(run.status.code(), Some(2));
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("mystery.txt") && err.contains("--game"),
+        "{err}"
+    );
+    // --game decides: the file is then a malformed level of that game, an error row.
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--game",
+        "sliding-blocks",
+        "--out",
+        "-",
+        str(&file),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let csv = text(&run.stdout);
+    assert!(
+        csv.contains(",mystery,error,") && csv.contains("mismatched bounds"),
+        "{csv}"
+    );
+    let run = frontier(&["solve", "--game", "chess", str(&file)]);
+    assert_eq!(run.status.code(), Some(2));
+}
+
+#[test]
+fn check_replays_a_solution_and_says_why_one_fails() {
+    let level = common::own("sliding-blocks/two-goals.txt");
+    let ok = frontier(&["check", str(&level), "X:DDDRRR Y:LLL"]);
+    assert_eq!(ok.status.code(), Some(0));
+    assert_eq!(text(&ok.stdout), "solved in 2 moves\n");
+    let bad = frontier(&["check", str(&level), "X:R"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        text(&bad.stdout).starts_with("after 1 moves"),
+        "{}",
+        text(&bad.stdout)
+    );
+    let mut stdin = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["check", str(&level), "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    stdin
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"X:DDDRRR\nY:LLL\n")
+        .unwrap();
+    let piped = stdin.wait_with_output().unwrap();
+    assert_eq!(text(&piped.stdout), "solved in 2 moves\n");
+}
+
+#[test]
+fn check_picks_a_level_of_a_multi_level_file() {
+    let file = common::own("sliding-blocks/small-cases.tsv");
+    let run = frontier(&["check", str(&file), "A:RR"]);
+    assert_eq!(run.status.code(), Some(2), "which level is ambiguous");
+    assert!(text(&run.stderr).contains("--level"));
+    let run = frontier(&["check", "--level", "slide right", str(&file), "A:RR"]);
+    assert_eq!(
+        (run.status.code(), text(&run.stdout)),
+        (Some(0), "solved in 1 moves\n".into())
+    );
+}
+
+#[test]
+fn compare_passes_on_identical_results_and_fails_on_a_regression() {
+    let dir = scratch("compare");
+    let base = dir.join("base.csv");
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--out",
+        str(&base),
+        str(&common::own("sliding-blocks")),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let same = frontier(&["compare", str(&base), str(&base)]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(text(&same.stdout).starts_with("OK: "));
+    // Inject a worse answer: klotski in 82 moves.
+    let worse = fs::read_to_string(&base)
+        .unwrap()
+        .replace(",klotski,solved,81,yes,81,", ",klotski,solved,82,yes,82,");
+    let new = dir.join("new.csv");
+    fs::write(&new, worse).unwrap();
+    let run = frontier(&["compare", str(&base), str(&new)]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        text(&run.stdout).contains("[answer worse] sliding-blocks klotski: moves 81 -> 82"),
+        "{}",
+        text(&run.stdout)
+    );
+    let page = dir.join("report.html");
+    let run = frontier(&["report", "--out", str(&page), str(&base), str(&new)]);
+    assert!(run.status.success());
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<svg") && html.contains("REGRESSED"));
+}
