@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 /// A path under `../shared` (the official corpora and specs beside the repository).
+#[allow(dead_code)]
 pub fn shared(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared")
