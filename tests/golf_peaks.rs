@@ -5,11 +5,12 @@
 
 mod common;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
+use frontier::engine::SearchControl;
+use frontier::engine::bfs::count_reachable;
 use frontier::engine::control::Limits;
-use frontier::engine::{SearchControl, Space};
 use frontier::games::golf_peaks::space::GolfSpace;
 use frontier::games::golf_peaks::{GolfPeaks, Level};
 use frontier::games::{Game, Source};
@@ -79,24 +80,9 @@ fn parse(path: &Path, text: &str) -> Level {
 
 /// Distinct states reachable from the start, goal states counted but not expanded (spec §4).
 fn reachable_states(level: &Level) -> usize {
-    let space = GolfSpace::exhaustive(level, &SearchControl::unlimited()).expect("no limits");
-    let start = space.start();
-    let mut seen = HashSet::from([start]);
-    let mut stack = vec![start];
-    let mut successors = Vec::new();
-    while let Some(state) = stack.pop() {
-        if space.is_goal(&state) {
-            continue;
-        }
-        successors.clear();
-        space.successors(&state, None, &mut successors);
-        for &next in &successors {
-            if seen.insert(next) {
-                stack.push(next);
-            }
-        }
-    }
-    seen.len()
+    let ctl = SearchControl::unlimited();
+    let space = GolfSpace::exhaustive(level, &ctl).expect("no limits");
+    count_reachable(&space, false, &ctl).expect("no limits") as usize
 }
 
 #[test]

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::rules::{Corner, Dir, Illegal, Position, Reason};
 use super::space::GolfSpace;
 use super::{GolfPeaks, Level};
+use crate::engine::bfs::count_reachable;
 use crate::engine::control::Limits;
 use crate::engine::{SearchControl, Space};
 use crate::games::{Answer, Game, LevelError, Source};
@@ -631,19 +632,8 @@ fn copies_of_a_card_and_repeated_outcomes_give_one_successor() {
 }
 
 /// Every state reachable from the start, goal states not expanded.
-fn reachable(space: &GolfSpace) -> usize {
-    let mut seen = std::collections::HashSet::from([space.start()]);
-    let mut stack = vec![space.start()];
-    let mut out = Vec::new();
-    while let Some(state) = stack.pop() {
-        if space.is_goal(&state) {
-            continue;
-        }
-        out.clear();
-        space.successors(&state, None, &mut out);
-        stack.extend(out.iter().filter(|&&next| seen.insert(next)));
-    }
-    seen.len()
+fn reachable(space: &GolfSpace) -> u64 {
+    count_reachable(space, false, &SearchControl::unlimited()).expect("no limits")
 }
 
 #[test]
