@@ -90,6 +90,21 @@ impl Genome {
         super::compress::line(&self.pieces[..=self.functions])
     }
 
+    /// Empties the functions main never reaches: they cost characters for nothing, and an
+    /// empty slot is free for a new function.
+    fn clear_unreached(&mut self) {
+        let reached = self.reached();
+        if reached.count_ones() as usize == self.functions + 1 {
+            return;
+        }
+        for k in 1..=self.functions {
+            if reached & 1 << k == 0 {
+                self.pieces[k].clear();
+            }
+        }
+        self.fix();
+    }
+
     /// Drops the functions main never reaches, renumbering the others; the program executes
     /// the same steps.
     pub fn tidy(&mut self) {
@@ -123,6 +138,7 @@ impl Code for Genome {
     }
 }
 
+thread_local!(static TRACE: bool = std::env::var("TRACE").is_ok());
 /// The annealing schedule of one chain.
 #[derive(Clone, Copy, Debug)]
 pub struct Schedule {
@@ -148,7 +164,7 @@ pub fn offer(best: &mut Best, g: &Genome, steps: u32) {
 
 /// The (piece, position) from which `child` differs from `parent`, for every piece that
 /// differs; a function that came into or went out of existence differs from position 0.
-fn changes(parent: &Genome, child: &Genome, out: &mut Vec<(usize, usize)>) {
+pub(super) fn changes(parent: &Genome, child: &Genome, out: &mut Vec<(usize, usize)>) {
     out.clear();
     for (i, (a, b)) in parent.pieces.iter().zip(&child.pieces).enumerate() {
         let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
@@ -175,7 +191,7 @@ pub fn anneal(
     let mut best: Best = None;
     let energy = |g: &Genome, t: Trial| -> f64 {
         let closest = if t.closest == FAR { 1000 } else { t.closest };
-        g.used_len() as f64 + schedule.lambda * f64::from(closest)
+        g.len() as f64 + schedule.lambda * f64::from(closest)
     };
     let mut current = seed.clone();
     let mut current_rec = Record::default();
@@ -203,6 +219,9 @@ pub fn anneal(
             offer(&mut best, &candidate, steps);
         }
         let e = energy(&candidate, trial);
+        if TRACE.with(|t| *t) && i % 10000 == 0 {
+            eprintln!("it {i} T {t:.2} cur {current_energy:.1} len {} best {:?} {}", current.used_len(), best.as_ref().map(|b| b.0), current.line());
+        }
         if e <= current_energy || rng.unit() < ((current_energy - e) / t).exp() {
             std::mem::swap(&mut current, &mut candidate);
             std::mem::swap(&mut current_rec, &mut candidate_rec);
@@ -240,7 +259,7 @@ fn cap(piece: usize) -> usize {
 }
 
 /// Applies one random edit; `false` when the edit was impossible (nothing changed).
-fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
+pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
     let p = random_piece(g, rng);
     let len = g.pieces[p].len();
     let changed = match rng.below(100) {
@@ -297,10 +316,12 @@ fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
         }
         // Move a substring into a new function.
         82..90 => {
-            if g.functions == MAX_FUNCTIONS || len < 2 {
+            let reached = g.reached();
+            let free = (1..=MAX_FUNCTIONS)
+                .find(|&k| k != p && g.pieces[k].is_empty() && reached & 1 << k == 0);
+            let (Some(k), true) = (free, len >= 2) else {
                 return false;
-            }
-            let k = g.functions + 1;
+            };
             let body_len = 2 + rng.below(len.min(8) - 1);
             let at = rng.below(len - body_len + 1);
             let body: Vec<u8> = g.pieces[p].drain(at..at + body_len).collect();
@@ -337,6 +358,7 @@ fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
         }
     };
     g.fix();
+    g.clear_unreached();
     changed
 }
 

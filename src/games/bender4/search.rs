@@ -32,6 +32,8 @@ pub struct Budget {
     /// Refinement chains (from the best program) and their schedule.
     pub refiners: usize,
     pub refine: Schedule,
+    /// Mixed into every random seed (0 by default; other values give independent runs).
+    pub seed: u64,
 }
 
 impl Default for Budget {
@@ -53,6 +55,7 @@ impl Default for Budget {
                 t_start: 1.0,
                 t_end: 0.1,
             },
+            seed: 0,
         }
     }
 }
@@ -79,7 +82,7 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
         PushRoute::Unknown(why) if routes.is_empty() => return Answer::Limit(why),
         _ => {}
     }
-    let mut rng = Rng::new(0xbe4d_e4);
+    let mut rng = Rng::new(0xbe4d_e4 ^ budget.seed);
     for _ in 0..budget.random_routes {
         if let Some(route) = graph.random_shortest(&mut rng, 0.8) {
             routes.push(route);
@@ -163,7 +166,7 @@ fn programs(
     best = merge(best, explored);
     let start = best.as_ref()?.2.clone();
     let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
-        .map(|i| (1000 + i as u64, start.clone()))
+        .map(|i| ((1000 + i as u64) ^ budget.seed << 32, start.clone()))
         .collect();
     best = merge(best, run_chains(graph, &refiners, budget.refine, ctl));
     let (_, _, mut genome) = best?;
