@@ -11,7 +11,6 @@ use super::Rng;
 use super::compress::MAX_FUNCTIONS;
 use super::judge::{Judge, MAX_BODY, MAX_MAIN, Record, Trial};
 use super::program::Code;
-use super::routes::FAR;
 use super::rules::DIRECTIONS;
 use crate::engine::SearchControl;
 
@@ -138,6 +137,11 @@ impl Code for Genome {
     }
 }
 
+thread_local!(static WEIGHTS: [u32; 8] = {
+    let v: Vec<u32> = std::env::var("WEIGHTS").unwrap_or("20,15,15,25,7,8,5,5".into()).split(',').map(|x| x.parse().unwrap()).collect();
+    [v[0],v[1],v[2],v[3],v[4],v[5],v[6],v[7]]
+});
+thread_local!(static CALLP: f64 = std::env::var("CALLP").map(|x| x.parse().unwrap()).unwrap_or(0.3));
 thread_local!(static TRACE: bool = std::env::var("TRACE").is_ok());
 /// The annealing schedule of one chain.
 #[derive(Clone, Copy, Debug)]
@@ -189,10 +193,8 @@ pub fn anneal(
     ctl: &SearchControl,
 ) -> Best {
     let mut best: Best = None;
-    let energy = |g: &Genome, t: Trial| -> f64 {
-        let closest = if t.closest == FAR { 1000 } else { t.closest };
-        g.len() as f64 + schedule.lambda * f64::from(closest)
-    };
+    let energy =
+        |g: &Genome, t: Trial| -> f64 { g.len() as f64 + schedule.lambda * f64::from(t.closest) };
     let mut current = seed.clone();
     let mut current_rec = Record::default();
     let trial = judge.run(&current, &mut current_rec);
@@ -220,7 +222,14 @@ pub fn anneal(
         }
         let e = energy(&candidate, trial);
         if TRACE.with(|t| *t) && i % 10000 == 0 {
-            eprintln!("it {i} T {t:.2} cur {current_energy:.1} len {} best {:?} {}", current.used_len(), best.as_ref().map(|b| b.0), current.line());
+            eprintln!(
+                "it {i} T {t:.2} cur {current_energy:.1} len {} best {:?} runs {} steps/run {} {}",
+                current.used_len(),
+                best.as_ref().map(|b| b.0),
+                judge.runs,
+                judge.steps / judge.runs.max(1),
+                current.line()
+            );
         }
         if e <= current_energy || rng.unit() < ((current_energy - e) / t).exp() {
             std::mem::swap(&mut current, &mut candidate);
@@ -233,7 +242,7 @@ pub fn anneal(
 
 /// A random token: a move, or a call of an existing function.
 fn random_token(g: &Genome, rng: &mut Rng) -> u8 {
-    if g.functions > 0 && rng.chance(0.3) {
+    if g.functions > 0 && rng.chance(CALLP.with(|c| *c)) {
         b'1' + rng.below(g.functions) as u8
     } else {
         DIRECTIONS[rng.below(4)]
@@ -262,9 +271,17 @@ fn cap(piece: usize) -> usize {
 pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
     let p = random_piece(g, rng);
     let len = g.pieces[p].len();
-    let changed = match rng.below(100) {
+    let w = WEIGHTS.with(|w| *w);
+    let total: u32 = w.iter().sum();
+    let mut r = rng.below(total as usize) as u32;
+    let mut op = 0;
+    while r >= w[op] {
+        r -= w[op];
+        op += 1;
+    }
+    let changed = match op {
         // Replace one token.
-        0..20 => {
+        0 => {
             if len == 0 {
                 return false;
             }
@@ -274,7 +291,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             old != t
         }
         // Insert one token.
-        20..35 => {
+        1 => {
             if len >= cap(p) {
                 return false;
             }
@@ -283,7 +300,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             true
         }
         // Delete one token.
-        35..50 => {
+        2 => {
             if len == 0 {
                 return false;
             }
@@ -291,7 +308,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             true
         }
         // Replace a block of 1–4 tokens by 0–4 random ones.
-        50..75 => {
+        3 => {
             if len == 0 {
                 return false;
             }
@@ -306,7 +323,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             true
         }
         // Swap two neighbouring tokens.
-        75..82 => {
+        4 => {
             if len < 2 {
                 return false;
             }
@@ -315,7 +332,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             g.pieces[p][i] != g.pieces[p][i + 1]
         }
         // Move a substring into a new function.
-        82..90 => {
+        5 => {
             let reached = g.reached();
             let free = (1..=MAX_FUNCTIONS)
                 .find(|&k| k != p && g.pieces[k].is_empty() && reached & 1 << k == 0);
@@ -330,7 +347,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             true
         }
         // Inline one call.
-        90..95 => {
+        6 => {
             let calls: Vec<usize> = (0..len)
                 .filter(|&i| g.pieces[p][i].is_ascii_digit())
                 .collect();

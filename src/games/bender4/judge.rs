@@ -7,6 +7,9 @@
 //!   A candidate differs from its parent only from some positions on; the first step that read
 //!   any of them is where the two runs can first differ, so the candidate resumes from the
 //!   last checkpoint before it (and costs nothing when its change is never read).
+//! - **Guides.** Closeness is measured in the distance table of the current ball layout when
+//!   one was built for it (the layouts a route with pushes goes through), else in the table of
+//!   the map's own layout.
 //! - **Loops.** At every call the configuration (Bender, fields, balls, stack without the
 //!   pending returns) is hashed; meeting one again proves an endless loop: the states repeat,
 //!   so neither a win nor a closer approach can follow.
@@ -14,7 +17,7 @@
 //! A test holds the judge to the same verdicts as [`super::program::run`].
 
 use super::program::{Action, Code, Frame, LAST_WINNING_STEP, Machine};
-use super::routes::{FAR, PlainGraph};
+use super::routes::{NEAR_FAR, PlainGraph};
 use super::rules::{Board, Effect, Pos};
 
 /// The longest main routine a candidate may have.
@@ -56,8 +59,8 @@ fn slots(piece: usize) -> usize {
 pub struct Trial {
     /// The winning step, if it wins.
     pub won: Option<u32>,
-    /// The smallest plain distance to Fry reached (0 when it wins).
-    pub closest: u16,
+    /// The smallest plain distance to Fry reached (0 when it wins; [`NEAR_FAR`]: none).
+    pub closest: u8,
 }
 
 /// The state after some step.
@@ -67,7 +70,7 @@ struct Checkpoint {
     cell: u16,
     mask: u32,
     balls_hash: u64,
-    closest: u16,
+    closest: u8,
     /// Where its frames start in [`Record::frames`] (they end where the next one's start).
     frames: u32,
 }
@@ -93,7 +96,7 @@ impl Default for Record {
             read: vec![NEVER; READ_SLOTS],
             trial: Trial {
                 won: None,
-                closest: FAR,
+                closest: NEAR_FAR,
             },
         }
     }
@@ -150,7 +153,10 @@ fn mix(h: u64, v: u64) -> u64 {
 /// Runs candidates with reused buffers.
 pub struct Judge<'a> {
     board: &'a Board,
-    graph: &'a PlainGraph<'a>,
+    /// Distance tables by ball layout; the first is the map's own layout.
+    guides: &'a [PlainGraph<'a>],
+    /// The balls' hash of each guide's layout.
+    guide_hashes: Vec<u64>,
     machine: Machine,
     pos: Pos,
     words: usize,
@@ -163,17 +169,24 @@ pub struct Judge<'a> {
 }
 
 impl<'a> Judge<'a> {
-    pub fn new(graph: &'a PlainGraph<'a>) -> Self {
-        let board = graph.board;
+    /// A judge guided by `guides` (at least one: the map's own layout first).
+    pub fn new(guides: &'a [PlainGraph<'a>]) -> Self {
+        let board = guides[0].board;
         let pos = board.start_pos();
         let mut rng = super::Rng::new(0x5eed);
+        let zobrist: Vec<u64> = (0..board.cells()).map(|_| rng.next_u64()).collect();
+        let guide_hashes = guides
+            .iter()
+            .map(|g| g.balls().iter().fold(0, |h, c| h ^ zobrist[c as usize]))
+            .collect();
         Judge {
             board,
-            graph,
+            guides,
+            guide_hashes,
             machine: Machine::default(),
             words: pos.balls.words().len(),
             pos,
-            zobrist: (0..board.cells()).map(|_| rng.next_u64()).collect(),
+            zobrist,
             seen: Seen::new(),
             runs: 0,
             steps: 0,
@@ -189,9 +202,7 @@ impl<'a> Judge<'a> {
         rec.read.fill(NEVER);
         self.board.reset(&mut self.pos);
         self.machine.reset(code);
-        let closest = self
-            .graph
-            .to_fry(self.board.start, self.board.initial_mask());
+        let closest = self.guides[0].near(self.board.start, self.board.initial_mask());
         if code.pieces() == 0 || self.board.is_deadly(&self.pos) {
             rec.trial = Trial { won: None, closest };
             return rec.trial;
@@ -269,6 +280,17 @@ impl<'a> Judge<'a> {
         rec.trial
     }
 
+    /// The distance table for the ball layout of hash `balls_hash`.
+    #[inline]
+    fn guide(&self, balls_hash: u64) -> &'a PlainGraph<'a> {
+        let i = self
+            .guide_hashes
+            .iter()
+            .position(|&h| h == balls_hash)
+            .unwrap_or(0);
+        &self.guides[i]
+    }
+
     /// Continues the run whose state after `step` is in the machine and position.
     fn go(
         &mut self,
@@ -276,9 +298,10 @@ impl<'a> Judge<'a> {
         rec: &mut Record,
         mut step: u32,
         mut balls_hash: u64,
-        mut closest: u16,
+        mut closest: u8,
     ) -> Trial {
         let board = self.board;
+        let mut guide = self.guide(balls_hash);
         let lost = |closest| Trial { won: None, closest };
         self.seen.clear();
         let first = step;
@@ -286,7 +309,7 @@ impl<'a> Judge<'a> {
             if step >= LAST_WINNING_STEP {
                 break lost(closest);
             }
-            if step % CHECKPOINT_EVERY == 0 {
+            if step.is_multiple_of(CHECKPOINT_EVERY) {
                 rec.checkpoints.push(Checkpoint {
                     step,
                     cell: self.pos.cell,
@@ -332,6 +355,7 @@ impl<'a> Judge<'a> {
                 Effect::Walked => {}
                 Effect::Pushed { to } => {
                     balls_hash ^= self.zobrist[self.pos.cell as usize] ^ self.zobrist[to as usize];
+                    guide = self.guide(balls_hash);
                 }
             }
             if board.is_deadly(&self.pos) || board.squashes_fry(effect) {
@@ -353,7 +377,7 @@ impl<'a> Judge<'a> {
                     },
                 };
             }
-            closest = closest.min(self.graph.to_fry(self.pos.cell, self.pos.mask));
+            closest = closest.min(guide.near(self.pos.cell, self.pos.mask));
         };
         self.steps += u64::from(step - first);
         trial

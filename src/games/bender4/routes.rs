@@ -3,11 +3,13 @@
 //! backwards from Fry (an exact distance table over every state, which guides the program
 //! search and draws random shortest routes).
 //!
-//! A state is the index `mask * cells + cell`; tables are dense arrays over all of them.
+//! A state is the index `mask * cells + cell`; tables are dense arrays over all of them. The
+//! program search reads distances millions of times a second, so it gets its own copy indexed
+//! over the floor cells only and saturated to a byte, small enough to stay in cache.
 
 use std::collections::VecDeque;
 
-use super::rules::{Board, DIRECTIONS, opposite};
+use super::rules::{Board, CellSet, DIRECTIONS, opposite};
 
 /// Distance of a state that cannot reach Fry (or cannot be reached).
 pub const FAR: u16 = u16::MAX;
@@ -15,13 +17,23 @@ pub const FAR: u16 = u16::MAX;
 /// The most states a dense table may hold.
 pub const MAX_STATES: usize = 1 << 27;
 
-/// The (cell, mask) graph of a board with its balls frozen as walls.
+/// The (cell, mask) graph of a board with a layout of balls frozen as walls.
 pub struct PlainGraph<'a> {
     pub board: &'a Board,
+    /// The balls, as walls.
+    balls: CellSet,
     cells: usize,
     /// Per state, moves still needed to reach Fry without pushing (`FAR`: impossible).
     to_fry: Vec<u16>,
+    /// Floor number of each cell (walls: 0, never looked up).
+    floor_of: Vec<u16>,
+    floors: usize,
+    /// `to_fry` by (mask, floor number), saturated at [`NEAR_FAR`].
+    near: Vec<u8>,
 }
+
+/// The saturated distance of [`PlainGraph::near`].
+pub const NEAR_FAR: u8 = u8::MAX;
 
 /// The result of the forward search from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +45,13 @@ pub struct PlainRoute {
 }
 
 impl<'a> PlainGraph<'a> {
-    /// Builds the distance table, or says why the map is too large for one.
+    /// The graph of the map's own balls, or why the map is too large for a distance table.
     pub fn new(board: &'a Board) -> Result<Self, String> {
+        Self::with_balls(board, board.initial_balls().clone())
+    }
+
+    /// The graph with the balls of `balls` as walls (a layout reached by pushing).
+    pub fn with_balls(board: &'a Board, balls: CellSet) -> Result<Self, String> {
         let cells = board.cells();
         let total = cells
             .checked_shl(board.switches as u32)
@@ -45,18 +62,43 @@ impl<'a> PlainGraph<'a> {
                 cells, board.switches
             ));
         }
+        let mut floor_of = vec![0; cells];
+        let mut floors = 0;
+        for (cell, f) in floor_of.iter_mut().enumerate() {
+            if !board.is_wall(cell as u16) {
+                *f = floors as u16;
+                floors += 1;
+            }
+        }
         let mut graph = PlainGraph {
             board,
+            balls,
             cells,
             to_fry: vec![FAR; total],
+            floor_of,
+            floors,
+            near: Vec::new(),
         };
         graph.fill_distances();
+        graph.near = vec![NEAR_FAR; floors << board.switches];
+        for (i, &d) in graph.to_fry.iter().enumerate() {
+            let (mask, cell) = (i / cells, i % cells);
+            if !board.is_wall(cell as u16) {
+                graph.near[mask * floors + graph.floor_of[cell] as usize] = d.min(255) as u8;
+            }
+        }
         Ok(graph)
     }
 
-    /// Bytes of the distance table.
+    /// Bytes of the distance tables.
     pub fn bytes(&self) -> u64 {
-        (self.to_fry.len() * std::mem::size_of::<u16>()) as u64
+        (self.to_fry.len() * std::mem::size_of::<u16>() + self.near.len()) as u64
+    }
+
+    /// [`PlainGraph::to_fry`] saturated at [`NEAR_FAR`], from the compact table.
+    #[inline]
+    pub fn near(&self, cell: u16, mask: u32) -> u8 {
+        self.near[mask as usize * self.floors + self.floor_of[cell as usize] as usize]
     }
 
     #[inline]
@@ -75,7 +117,7 @@ impl<'a> PlainGraph<'a> {
     pub fn step(&self, cell: u16, mask: u32, dir: usize) -> Option<(u16, u32)> {
         let b = self.board;
         let n = b.neighbour(cell, dir);
-        if b.is_wall(n) || b.initial_balls().contains(n) {
+        if b.is_wall(n) || self.balls.contains(n) {
             return None;
         }
         let mask = mask ^ b.toggle(n);
@@ -99,7 +141,7 @@ impl<'a> PlainGraph<'a> {
             let before = after ^ b.toggle(n);
             for dir in 0..4 {
                 let p = b.neighbour(n, opposite(dir));
-                if p == b.target || b.is_wall(p) || b.initial_balls().contains(p) {
+                if p == b.target || b.is_wall(p) || self.balls.contains(p) {
                     continue;
                 }
                 if before & b.field(p) != 0 {
@@ -112,6 +154,11 @@ impl<'a> PlainGraph<'a> {
                 }
             }
         }
+    }
+
+    /// The balls this graph treats as walls.
+    pub fn balls(&self) -> &CellSet {
+        &self.balls
     }
 
     /// The forward breadth-first search from the start (the corpus's `plain_len` and
@@ -178,11 +225,11 @@ impl<'a> PlainGraph<'a> {
             let mut options = [0usize; 4];
             let mut count = 0;
             for dir in 0..4 {
-                if let Some((n, m)) = self.step(cell, mask, dir) {
-                    if self.to_fry(n, m) == d - 1 {
-                        options[count] = dir;
-                        count += 1;
-                    }
+                if let Some((n, m)) = self.step(cell, mask, dir)
+                    && self.to_fry(n, m) == d - 1
+                {
+                    options[count] = dir;
+                    count += 1;
                 }
             }
             let options = &options[..count];

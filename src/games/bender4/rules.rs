@@ -235,13 +235,13 @@ impl Board {
 
     /// One move in direction `dir` (M1–M4). Whether Bender survives it is [`Board::is_deadly`]
     /// and [`Board::squashes_fry`] (M5, M6).
-    #[inline]
+    #[inline(always)]
     pub fn step(&self, pos: &mut Pos, dir: usize) -> Effect {
         self.step_parts(&mut pos.cell, &mut pos.mask, &mut pos.balls, dir)
     }
 
     /// [`Board::step`] on a position held in parts, with any representation of the balls.
-    #[inline]
+    #[inline(always)]
     pub fn step_parts<B: Balls>(
         &self,
         cell: &mut u16,

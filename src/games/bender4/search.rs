@@ -12,7 +12,7 @@ use super::anneal::{self, Best, Genome, Schedule};
 use super::compress::compress;
 use super::judge::{Judge, MAX_MAIN, Record};
 use super::routes::PlainGraph;
-use super::rules::Board;
+use super::rules::{Board, CellSet, Effect, direction};
 use super::space::PushSpace;
 use crate::engine::astar::astar;
 use crate::engine::control::Limits;
@@ -60,6 +60,36 @@ impl Default for Budget {
     }
 }
 
+impl Budget {
+    /// A budget for tests: a fraction of the default's candidates.
+    pub fn small() -> Self {
+        let mut b = Budget {
+            push_states: 50_000,
+            random_routes: 8,
+            chains: 2,
+            refiners: 1,
+            ..Budget::default()
+        };
+        b.explore.iterations = 20_000;
+        b.refine.iterations = 10_000;
+        b
+    }
+
+    /// The budget for a map whose shortest plain route has `moves` moves: maps with short
+    /// routes (the tutorials) get proportionally fewer candidates.
+    fn scaled(&self, moves: usize) -> Self {
+        let scale = (moves as f64 / FULL_BUDGET_MOVES).clamp(0.02, 1.0);
+        let mut b = *self;
+        for schedule in [&mut b.explore, &mut b.refine] {
+            schedule.iterations = ((schedule.iterations as f64 * scale) as u64).max(1000);
+        }
+        b
+    }
+}
+
+/// Plain routes of this many moves or more get the whole budget.
+const FULL_BUDGET_MOVES: f64 = 120.0;
+
 /// What the searches found.
 pub struct Solution {
     pub line: String,
@@ -76,19 +106,30 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
     let plain = graph.shortest_from_start();
     ctl.add(plain.states, plain.states);
     let mut routes: Vec<String> = plain.moves.iter().cloned().collect();
+    let mut guides = vec![graph];
     match push_route(board, ctl, budget.push_states) {
-        PushRoute::Found(route) => routes.push(route),
+        PushRoute::Found(route) => {
+            for balls in layouts(board, &route) {
+                match PlainGraph::with_balls(board, balls) {
+                    Ok(guide) => guides.push(guide),
+                    Err(why) => return Answer::Limit(why),
+                }
+            }
+            routes.push(route);
+        }
         PushRoute::None if routes.is_empty() => return Answer::Unsolvable,
         PushRoute::Unknown(why) if routes.is_empty() => return Answer::Limit(why),
         _ => {}
     }
-    let mut rng = Rng::new(0xbe4d_e4 ^ budget.seed);
+    ctl.set_bytes(guides.iter().map(PlainGraph::bytes).sum());
+    let mut rng = Rng::new(0x00be_4de4 ^ budget.seed);
     for _ in 0..budget.random_routes {
-        if let Some(route) = graph.random_shortest(&mut rng, 0.8) {
+        if let Some(route) = guides[0].random_shortest(&mut rng, 0.8) {
             routes.push(route);
         }
     }
-    match programs(&graph, &routes, ctl, budget) {
+    let budget = budget.scaled(routes.iter().map(String::len).max().unwrap_or(0));
+    match programs(&guides, &routes, ctl, &budget) {
         Some(s) => Answer::Solved {
             moves: u64::from(s.steps),
             optimal: false,
@@ -97,6 +138,26 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
         },
         None => Answer::Limit("no program found within the budget".into()),
     }
+}
+
+/// The most ball layouts of a route with pushes that get a distance table of their own.
+const MAX_GUIDES: usize = 6;
+
+/// The ball layouts a route passes through after its pushes, in order, without repeats (the
+/// last ones first when there are too many: they are nearest to Fry).
+fn layouts(board: &Board, route: &str) -> Vec<CellSet> {
+    let mut pos = board.start_pos();
+    let mut seen = vec![pos.balls.clone()];
+    for dir in route.bytes().filter_map(direction) {
+        if let Effect::Pushed { .. } = board.step(&mut pos, dir)
+            && !seen.contains(&pos.balls)
+        {
+            seen.push(pos.balls.clone());
+        }
+    }
+    let skip = seen.len().saturating_sub(MAX_GUIDES);
+    seen.drain(..skip.max(1));
+    seen
 }
 
 enum PushRoute {
@@ -134,12 +195,12 @@ fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute 
 /// The program search: compressed routes as seeds, exploration chains from the best seeds,
 /// refinement chains from the best program, then a final polish.
 fn programs(
-    graph: &PlainGraph,
+    guides: &[PlainGraph],
     routes: &[String],
     ctl: &SearchControl,
     budget: &Budget,
 ) -> Option<Solution> {
-    let mut judge = Judge::new(graph);
+    let mut judge = Judge::new(guides);
     let mut record = Record::default();
     // Seeds: every route compressed, shortest first (ties: earlier route).
     let mut seeds: Vec<(usize, Genome)> = routes
@@ -162,13 +223,13 @@ fn programs(
                 .map(|(_, g)| (i as u64, g.clone()))
         })
         .collect();
-    let explored = run_chains(graph, &chains, budget.explore, ctl);
+    let explored = run_chains(guides, &chains, budget.explore, ctl);
     best = merge(best, explored);
     let start = best.as_ref()?.2.clone();
     let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
         .map(|i| ((1000 + i as u64) ^ budget.seed << 32, start.clone()))
         .collect();
-    best = merge(best, run_chains(graph, &refiners, budget.refine, ctl));
+    best = merge(best, run_chains(guides, &refiners, budget.refine, ctl));
     let (_, _, mut genome) = best?;
     anneal::polish(&mut judge, &mut genome);
     genome.tidy();
@@ -180,7 +241,7 @@ fn programs(
 
 /// Runs annealing chains in parallel, each with its own seed number; the best of them.
 fn run_chains(
-    graph: &PlainGraph,
+    guides: &[PlainGraph],
     chains: &[(u64, Genome)],
     schedule: Schedule,
     ctl: &SearchControl,
@@ -188,7 +249,7 @@ fn run_chains(
     chains
         .par_iter()
         .map(|(seed, start)| {
-            let mut judge = Judge::new(graph);
+            let mut judge = Judge::new(guides);
             let mut rng = Rng::new(*seed);
             let best = anneal::anneal(&mut judge, start, schedule, &mut rng, ctl);
             ctl.add(0, judge.runs);

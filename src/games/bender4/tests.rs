@@ -303,14 +303,18 @@ fn the_judge_agrees_with_the_referee_on_random_programs_and_their_children() {
     for level in judge_maps() {
         let board = &level.board;
         let graph = PlainGraph::new(board).unwrap();
-        let mut judge = Judge::new(&graph);
+        let mut judge = Judge::new(std::slice::from_ref(&graph));
         let (mut parent_rec, mut child_rec, mut fresh_rec) =
             (Record::default(), Record::default(), Record::default());
         let mut changed = Vec::new();
         let mut pos = board.start_pos();
         for _ in 0..20 {
             let pieces: Vec<Vec<u8>> = (0..1 + rng.below(4))
-                .map(|_| (0..rng.below(9)).map(|_| b"UDRLUDRL1232"[rng.below(12)]).collect())
+                .map(|_| {
+                    (0..rng.below(9))
+                        .map(|_| b"UDRLUDRL1232"[rng.below(12)])
+                        .collect()
+                })
                 .collect();
             let mut parent = Genome::new(&pieces);
             judge.run(&parent, &mut parent_rec);
