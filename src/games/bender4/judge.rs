@@ -163,9 +163,8 @@ pub struct Judge<'a> {
     /// A random key per cell for the balls' hash.
     zobrist: Vec<u64>,
     seen: Seen,
-    /// Runs started and steps executed so far.
+    /// Runs started so far.
     pub runs: u64,
-    pub steps: u64,
 }
 
 impl<'a> Judge<'a> {
@@ -189,7 +188,6 @@ impl<'a> Judge<'a> {
             zobrist,
             seen: Seen::new(),
             runs: 0,
-            steps: 0,
         }
     }
 
@@ -304,7 +302,6 @@ impl<'a> Judge<'a> {
         let mut guide = self.guide(balls_hash);
         let lost = |closest| Trial { won: None, closest };
         self.seen.clear();
-        let first = step;
         let trial = loop {
             if step >= LAST_WINNING_STEP {
                 break lost(closest);
@@ -379,7 +376,6 @@ impl<'a> Judge<'a> {
             }
             closest = closest.min(guide.near(self.pos.cell, self.pos.mask));
         };
-        self.steps += u64::from(step - first);
         trial
     }
 }

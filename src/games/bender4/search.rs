@@ -43,14 +43,14 @@ impl Default for Budget {
             random_routes: 24,
             chains: 4,
             explore: Schedule {
-                iterations: 200_000,
+                iterations: 50_000,
                 lambda: 3.0,
-                t_start: 6.0,
-                t_end: 1.0,
+                t_start: 2.0,
+                t_end: 0.3,
             },
             refiners: 2,
             refine: Schedule {
-                iterations: 100_000,
+                iterations: 25_000,
                 lambda: 20.0,
                 t_start: 1.0,
                 t_end: 0.1,
@@ -220,16 +220,34 @@ fn programs(
         .filter_map(|i| {
             seeds
                 .get(i % seeds.len().max(1))
-                .map(|(_, g)| (i as u64, g.clone()))
+                .map(|(_, g)| (i as u64 ^ budget.seed << 32, g.clone()))
         })
         .collect();
-    let explored = run_chains(guides, &chains, budget.explore, ctl);
-    best = merge(best, explored);
-    let start = best.as_ref()?.2.clone();
-    let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
-        .map(|i| ((1000 + i as u64) ^ budget.seed << 32, start.clone()))
+    // Refinement starts from the best programs of the exploration chains, best first.
+    let mut explored: Vec<(usize, u32, Genome)> = run_chains(guides, &chains, budget.explore, ctl)
+        .into_iter()
+        .flatten()
         .collect();
-    best = merge(best, run_chains(guides, &refiners, budget.refine, ctl));
+    explored.sort_by_key(|(len, steps, _)| (*len, *steps));
+    best = explored
+        .iter()
+        .cloned()
+        .fold(best, |b, e| merge(b, Some(e)));
+    let starts: Vec<Genome> = match explored.is_empty() {
+        true => vec![best.as_ref()?.2.clone()],
+        false => explored.into_iter().map(|(_, _, g)| g).collect(),
+    };
+    let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
+        .map(|i| {
+            (
+                (1000 + i as u64) ^ budget.seed << 32,
+                starts[i % starts.len()].clone(),
+            )
+        })
+        .collect();
+    best = run_chains(guides, &refiners, budget.refine, ctl)
+        .into_iter()
+        .fold(best, merge);
     let (_, _, mut genome) = best?;
     anneal::polish(&mut judge, &mut genome);
     genome.tidy();
@@ -239,13 +257,13 @@ fn programs(
     Some(Solution { line, steps })
 }
 
-/// Runs annealing chains in parallel, each with its own seed number; the best of them.
+/// Runs annealing chains in parallel, each with its own seed number; the best of each.
 fn run_chains(
     guides: &[PlainGraph],
     chains: &[(u64, Genome)],
     schedule: Schedule,
     ctl: &SearchControl,
-) -> Best {
+) -> Vec<Best> {
     chains
         .par_iter()
         .map(|(seed, start)| {
@@ -255,9 +273,7 @@ fn run_chains(
             ctl.add(0, judge.runs);
             best
         })
-        .collect::<Vec<Best>>()
-        .into_iter()
-        .fold(None, merge)
+        .collect()
 }
 
 /// The better of two results (shorter, then fewer steps, then the first).
