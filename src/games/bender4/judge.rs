@@ -302,7 +302,7 @@ impl<'a> Judge<'a> {
         let mut guide = self.guide(balls_hash);
         let lost = |closest| Trial { won: None, closest };
         self.seen.clear();
-        let trial = loop {
+        loop {
             if step >= LAST_WINNING_STEP {
                 break lost(closest);
             }
@@ -375,7 +375,6 @@ impl<'a> Judge<'a> {
                 };
             }
             closest = closest.min(guide.near(self.pos.cell, self.pos.mask));
-        };
-        trial
+        }
     }
 }
