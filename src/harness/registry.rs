@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::results::{Row, Status};
 use crate::engine::SearchControl;
+use crate::games::bender4::Bender4;
 use crate::games::golf_peaks::GolfPeaks;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Source, Verdict};
@@ -35,7 +36,11 @@ fn entry<G: Game>() -> GameEntry {
 
 /// Every game frontier can solve.
 pub fn games() -> Vec<GameEntry> {
-    vec![entry::<GolfPeaks>(), entry::<SlidingBlocks>()]
+    vec![
+        entry::<SlidingBlocks>(),
+        entry::<GolfPeaks>(),
+        entry::<Bender4>(),
+    ]
 }
 
 /// The entry of one game, or why there is none.

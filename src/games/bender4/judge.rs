@@ -1,0 +1,380 @@
+//! The program search's judge: runs candidate programs by the rules ([`Board::step`] and the
+//! interpreter's [`Machine`], the same as [`super::program::run`]) and reports whether they win
+//! and how close to Fry they bring Bender, as fast as possible.
+//!
+//! - **Resuming.** A run is recorded: a checkpoint of the whole state every
+//!   [`CHECKPOINT_EVERY`] steps, and for every (piece, position) the first step that read it.
+//!   A candidate differs from its parent only from some positions on; the first step that read
+//!   any of them is where the two runs can first differ, so the candidate resumes from the
+//!   last checkpoint before it (and costs nothing when its change is never read).
+//! - **Guides.** Closeness is measured in the distance table of the current ball layout when
+//!   one was built for it (the layouts a route with pushes goes through), else in the table of
+//!   the map's own layout.
+//! - **Loops.** At every call the configuration (Bender, fields, balls, stack without the
+//!   pending returns) is hashed; meeting one again proves an endless loop: the states repeat,
+//!   so neither a win nor a closer approach can follow.
+//!
+//! A test holds the judge to the same verdicts as [`super::program::run`].
+
+use super::program::{Action, Code, Frame, LAST_WINNING_STEP, Machine};
+use super::routes::{NEAR_FAR, PlainGraph};
+use super::rules::{Board, Effect, Pos};
+
+/// The longest main routine a candidate may have.
+pub const MAX_MAIN: usize = 256;
+/// The longest function body a candidate may have.
+pub const MAX_BODY: usize = 48;
+/// Steps between two checkpoints.
+const CHECKPOINT_EVERY: u32 = 16;
+/// A position no step has read.
+const NEVER: u16 = u16::MAX;
+/// Positions of the read table: main's and nine bodies', each with its end.
+const READ_SLOTS: usize = MAX_MAIN + 1 + 9 * (MAX_BODY + 1);
+/// Call configurations remembered per run for loop detection (a power of two).
+const SEEN_SLOTS: usize = 2048;
+/// Stacks deeper than this are not hashed (deep non-tail recursion is rare and short-lived).
+const SEEN_MAX_DEPTH: usize = 24;
+
+/// Where a piece's positions start in the read table.
+#[inline]
+fn slot(piece: u8) -> usize {
+    if piece == 0 {
+        0
+    } else {
+        MAX_MAIN + 1 + (piece as usize - 1) * (MAX_BODY + 1)
+    }
+}
+
+/// The positions a piece may have (its characters and its end).
+fn slots(piece: usize) -> usize {
+    if piece == 0 {
+        MAX_MAIN + 1
+    } else {
+        MAX_BODY + 1
+    }
+}
+
+/// How a candidate did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// The winning step, if it wins.
+    pub won: Option<u32>,
+    /// The smallest plain distance to Fry reached (0 when it wins; [`NEAR_FAR`]: none).
+    pub closest: u8,
+}
+
+/// The state after some step.
+#[derive(Clone, Copy, Debug)]
+struct Checkpoint {
+    step: u32,
+    cell: u16,
+    mask: u32,
+    balls_hash: u64,
+    closest: u8,
+    /// Where its frames start in [`Record::frames`] (they end where the next one's start).
+    frames: u32,
+}
+
+/// What a run leaves for resuming its children.
+#[derive(Clone, Debug)]
+pub struct Record {
+    checkpoints: Vec<Checkpoint>,
+    frames: Vec<Frame>,
+    /// Ball words of every checkpoint, `words` per checkpoint.
+    balls: Vec<u64>,
+    /// First step that read each position (`NEVER`: none).
+    read: Vec<u16>,
+    pub trial: Trial,
+}
+
+impl Default for Record {
+    fn default() -> Self {
+        Record {
+            checkpoints: Vec::new(),
+            frames: Vec::new(),
+            balls: Vec::new(),
+            read: vec![NEVER; READ_SLOTS],
+            trial: Trial {
+                won: None,
+                closest: NEAR_FAR,
+            },
+        }
+    }
+}
+
+/// Hashes of call configurations met in the current run.
+struct Seen {
+    keys: Vec<u64>,
+    stamp: Vec<u32>,
+    run: u32,
+    len: usize,
+}
+
+impl Seen {
+    fn new() -> Self {
+        Seen {
+            keys: vec![0; SEEN_SLOTS],
+            stamp: vec![0; SEEN_SLOTS],
+            run: 0,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.run += 1;
+        self.len = 0;
+    }
+
+    /// Inserts `key`; `true` if it was already there.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        if self.len >= SEEN_SLOTS / 2 {
+            return false;
+        }
+        let mut i = (key >> 40) as usize & (SEEN_SLOTS - 1);
+        while self.stamp[i] == self.run {
+            if self.keys[i] == key {
+                return true;
+            }
+            i = (i + 1) & (SEEN_SLOTS - 1);
+        }
+        self.stamp[i] = self.run;
+        self.keys[i] = key;
+        self.len += 1;
+        false
+    }
+}
+
+#[inline]
+fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+}
+
+/// Runs candidates with reused buffers.
+pub struct Judge<'a> {
+    board: &'a Board,
+    /// Distance tables by ball layout; the first is the map's own layout.
+    guides: &'a [PlainGraph<'a>],
+    /// The balls' hash of each guide's layout.
+    guide_hashes: Vec<u64>,
+    machine: Machine,
+    pos: Pos,
+    words: usize,
+    /// A random key per cell for the balls' hash.
+    zobrist: Vec<u64>,
+    seen: Seen,
+    /// Runs started so far.
+    pub runs: u64,
+}
+
+impl<'a> Judge<'a> {
+    /// A judge guided by `guides` (at least one: the map's own layout first).
+    pub fn new(guides: &'a [PlainGraph<'a>]) -> Self {
+        let board = guides[0].board;
+        let pos = board.start_pos();
+        let mut rng = super::Rng::new(0x5eed);
+        let zobrist: Vec<u64> = (0..board.cells()).map(|_| rng.next_u64()).collect();
+        let guide_hashes = guides
+            .iter()
+            .map(|g| g.balls().iter().fold(0, |h, c| h ^ zobrist[c as usize]))
+            .collect();
+        Judge {
+            board,
+            guides,
+            guide_hashes,
+            machine: Machine::default(),
+            words: pos.balls.words().len(),
+            pos,
+            zobrist,
+            seen: Seen::new(),
+            runs: 0,
+        }
+    }
+
+    /// Runs `code` from the start, recording into `rec`.
+    pub fn run(&mut self, code: &impl Code, rec: &mut Record) -> Trial {
+        self.runs += 1;
+        rec.checkpoints.clear();
+        rec.frames.clear();
+        rec.balls.clear();
+        rec.read.fill(NEVER);
+        self.board.reset(&mut self.pos);
+        self.machine.reset(code);
+        let closest = self.guides[0].near(self.board.start, self.board.initial_mask());
+        if code.pieces() == 0 || self.board.is_deadly(&self.pos) {
+            rec.trial = Trial { won: None, closest };
+            return rec.trial;
+        }
+        let balls_hash = self
+            .board
+            .initial_balls()
+            .iter()
+            .fold(0, |h, c| h ^ self.zobrist[c as usize]);
+        rec.trial = self.go(code, rec, 0, balls_hash, closest);
+        rec.trial
+    }
+
+    /// Runs `code`, a child of the program recorded in `parent` that differs from it only at
+    /// the (piece, position) starts in `changed`, recording into `rec`.
+    pub fn run_child(
+        &mut self,
+        code: &impl Code,
+        parent: &Record,
+        changed: &[(usize, usize)],
+        rec: &mut Record,
+    ) -> Trial {
+        let diverge = changed
+            .iter()
+            .map(|&(piece, from)| {
+                let base = slot(piece as u8);
+                parent.read[base + from..base + slots(piece)]
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(NEVER)
+            })
+            .min()
+            .unwrap_or(NEVER);
+        if diverge == NEVER {
+            rec.clone_from(parent);
+            return rec.trial;
+        }
+        // The last checkpoint strictly before the first step that can differ.
+        let Some(at) = parent
+            .checkpoints
+            .iter()
+            .rposition(|c| c.step < u32::from(diverge))
+        else {
+            return self.run(code, rec);
+        };
+        self.runs += 1;
+        let c = parent.checkpoints[at];
+        let frames_end = parent
+            .checkpoints
+            .get(at + 1)
+            .map_or(parent.frames.len(), |n| n.frames as usize);
+        self.machine
+            .restore(&parent.frames[c.frames as usize..frames_end]);
+        let words = self.words;
+        self.pos.cell = c.cell;
+        self.pos.mask = c.mask;
+        self.pos
+            .balls
+            .words_mut()
+            .copy_from_slice(&parent.balls[at * words..(at + 1) * words]);
+        // Keep what precedes the checkpoint; `go` records the checkpoint again.
+        rec.checkpoints.clear();
+        rec.checkpoints.extend_from_slice(&parent.checkpoints[..at]);
+        rec.frames.clear();
+        rec.frames
+            .extend_from_slice(&parent.frames[..c.frames as usize]);
+        rec.balls.clear();
+        rec.balls.extend_from_slice(&parent.balls[..at * words]);
+        let last = c.step as u16;
+        for (r, &p) in rec.read.iter_mut().zip(&parent.read) {
+            *r = if p <= last { p } else { NEVER };
+        }
+        rec.trial = self.go(code, rec, c.step, c.balls_hash, c.closest);
+        rec.trial
+    }
+
+    /// The distance table for the ball layout of hash `balls_hash`.
+    #[inline]
+    fn guide(&self, balls_hash: u64) -> &'a PlainGraph<'a> {
+        let i = self
+            .guide_hashes
+            .iter()
+            .position(|&h| h == balls_hash)
+            .unwrap_or(0);
+        &self.guides[i]
+    }
+
+    /// Continues the run whose state after `step` is in the machine and position.
+    fn go(
+        &mut self,
+        code: &impl Code,
+        rec: &mut Record,
+        mut step: u32,
+        mut balls_hash: u64,
+        mut closest: u8,
+    ) -> Trial {
+        let board = self.board;
+        let mut guide = self.guide(balls_hash);
+        let lost = |closest| Trial { won: None, closest };
+        self.seen.clear();
+        loop {
+            if step >= LAST_WINNING_STEP {
+                break lost(closest);
+            }
+            if step.is_multiple_of(CHECKPOINT_EVERY) {
+                rec.checkpoints.push(Checkpoint {
+                    step,
+                    cell: self.pos.cell,
+                    mask: self.pos.mask,
+                    balls_hash,
+                    closest,
+                    frames: rec.frames.len() as u32,
+                });
+                rec.frames.extend_from_slice(self.machine.frames());
+                rec.balls.extend_from_slice(self.pos.balls.words());
+            }
+            step += 1;
+            let read = &mut rec.read;
+            let mut note = |piece: u8, at: u16| {
+                let r = &mut read[slot(piece) + at as usize];
+                if *r == NEVER {
+                    *r = step as u16;
+                }
+            };
+            let dir = match self.machine.next_traced(code, &mut note) {
+                Action::Move(dir) => dir,
+                Action::Nothing | Action::Return => continue,
+                Action::Call => {
+                    if self.machine.frames().len() <= SEEN_MAX_DEPTH {
+                        let mut key = mix(
+                            balls_hash,
+                            u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16,
+                        );
+                        for f in self.machine.frames() {
+                            key = mix(key, u64::from(f.piece) | u64::from(f.pos) << 8);
+                        }
+                        if self.seen.insert(key) {
+                            break lost(closest);
+                        }
+                    }
+                    continue;
+                }
+                Action::Missing(_) | Action::End => break lost(closest),
+            };
+            let effect = board.step(&mut self.pos, dir);
+            match effect {
+                Effect::Blocked => continue,
+                Effect::Walked => {}
+                Effect::Pushed { to } => {
+                    balls_hash ^= self.zobrist[self.pos.cell as usize] ^ self.zobrist[to as usize];
+                    guide = self.guide(balls_hash);
+                }
+            }
+            if board.is_deadly(&self.pos) || board.squashes_fry(effect) {
+                break lost(closest);
+            }
+            if self.pos.cell == board.target {
+                // T2: the next step still runs, and a missing call there loses.
+                let mut note = |piece: u8, at: u16| {
+                    let r = &mut rec.read[slot(piece) + at as usize];
+                    if *r == NEVER {
+                        *r = step as u16 + 1;
+                    }
+                };
+                break match self.machine.next_traced(code, &mut note) {
+                    Action::Missing(_) => lost(closest),
+                    _ => Trial {
+                        won: Some(step),
+                        closest: 0,
+                    },
+                };
+            }
+            closest = closest.min(guide.near(self.pos.cell, self.pos.mask));
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The checker: a program line replayed by the referee's rules alone ([`super::program::run`]),
+//! independent of every search structure.
+
+use super::program::{Loss, LossReport, Machine, Outcome, Program, run};
+use super::rules::Board;
+use crate::games::Verdict;
+
+/// Replays `line` on `board`: `won in N steps, score S`, or why it loses. One trailing line
+/// break is not part of the program (the referee reads one line).
+pub fn check(board: &Board, line: &str) -> Result<Verdict, String> {
+    let line = line
+        .strip_suffix('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .unwrap_or(line);
+    let program = Program::parse(line)?;
+    let mut pos = board.start_pos();
+    match run(board, &program, &mut Machine::default(), &mut pos) {
+        Outcome::Won { steps } => Ok(Verdict {
+            moves: u64::from(steps),
+            score: program.len() as u64,
+            message: format!("won in {steps} steps, score {}", program.len()),
+        }),
+        Outcome::Lost { step, why } => Err(LossReport { board, step, why }.to_string()),
+    }
+}
+
+/// Whether `line` wins on `board` (for tests and the search's final re-check).
+pub fn wins(board: &Board, line: &str) -> bool {
+    check(board, line).is_ok()
+}
+
+/// The loss of a losing line, if it loses by the rules (for tests).
+pub fn loss(board: &Board, line: &str) -> Option<(u32, Loss)> {
+    let program = Program::parse(line).ok()?;
+    let mut pos = board.start_pos();
+    match run(board, &program, &mut Machine::default(), &mut pos) {
+        Outcome::Lost { step, why } => Some((step, why)),
+        _ => None,
+    }
+}

@@ -1,0 +1,310 @@
+//! Programs (spec §2.2–2.3): splitting a line into pieces with Java's rule, the call-stack
+//! interpreter that executes one step at a time, and the timeline that decides win or loss.
+//!
+//! [`run`] is the referee that `check` uses. The program search ([`super::judge`]) drives the
+//! same [`Machine`] and [`Board::step`] in its own resumable loop; a test holds the two to the
+//! same verdicts.
+
+use std::fmt;
+
+use super::rules::{Board, Effect, Pos, direction};
+
+/// The last step at which an arrival still wins (T2: 1000 turns, the state after step k is
+/// examined at turn k + 1 and the win declared at turn k + 2).
+pub const LAST_WINNING_STEP: u32 = 998;
+
+/// The pieces of a program: piece 0 is main, piece k is function k.
+pub trait Code {
+    fn pieces(&self) -> usize;
+    fn piece(&self, index: usize) -> &[u8];
+}
+
+/// A program line split into pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pieces: Vec<Vec<u8>>,
+    /// Characters of the line (the score).
+    len: usize,
+}
+
+impl Program {
+    /// Splits a line at `;` (I1): empty pieces at the end are dropped, others kept. Only
+    /// printable ASCII is accepted (spec §3).
+    pub fn parse(line: &str) -> Result<Program, String> {
+        if let Some((i, c)) = line.char_indices().find(|(_, c)| !(' '..='~').contains(c)) {
+            return Err(format!(
+                "character {} of the program is {c:?}: only printable ASCII (space to `~`) is allowed",
+                i + 1
+            ));
+        }
+        let mut pieces: Vec<Vec<u8>> = line.split(';').map(|p| p.as_bytes().to_vec()).collect();
+        // Java's String.split keeps a lone empty string when there is no separator at all.
+        if line.contains(';') {
+            while pieces.last().is_some_and(Vec::is_empty) {
+                pieces.pop();
+            }
+        }
+        Ok(Program {
+            pieces,
+            len: line.len(),
+        })
+    }
+
+    /// The score: the number of characters of the line.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Code for Program {
+    fn pieces(&self) -> usize {
+        self.pieces.len()
+    }
+    fn piece(&self, index: usize) -> &[u8] {
+        &self.pieces[index]
+    }
+}
+
+/// What one step of the interpreter did (I2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A move character, by direction index.
+    Move(usize),
+    /// Any character that is neither a move nor a digit 1–9.
+    Nothing,
+    /// A call of an existing function.
+    Call,
+    /// A call of a function that does not exist (a loss).
+    Missing(u8),
+    /// The top frame reached its end and was popped.
+    Return,
+    /// The stack is empty: the program is over.
+    End,
+}
+
+/// One frame of the call stack.
+///
+/// A call from the last character of a piece (a tail call) replaces the caller's frame instead
+/// of stacking on it: the caller has nothing left but its return, so the frame only counts it
+/// in `pending`. Returns are still steps of their own (each pending return is one), so the
+/// step sequence is exactly the referee's, while endless tail recursion keeps the stack short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub piece: u8,
+    /// The position of the next character.
+    pub pos: u16,
+    /// Finished callers below this frame that still have to return.
+    pub pending: u16,
+}
+
+/// The interpreter's call stack.
+#[derive(Clone, Debug, Default)]
+pub struct Machine {
+    stack: Vec<Frame>,
+}
+
+impl Machine {
+    /// Starts `code` at the beginning of main (an empty stack if there is no piece at all).
+    pub fn reset(&mut self, code: &impl Code) {
+        self.stack.clear();
+        if code.pieces() > 0 {
+            self.stack.push(Frame {
+                piece: 0,
+                pos: 0,
+                pending: 0,
+            });
+        }
+    }
+
+    /// The frames, bottom first.
+    pub fn frames(&self) -> &[Frame] {
+        &self.stack
+    }
+
+    /// Continues from frames saved with [`Machine::frames`].
+    pub fn restore(&mut self, frames: &[Frame]) {
+        self.stack.clear();
+        self.stack.extend_from_slice(frames);
+    }
+
+    /// Executes the interpreter's part of one step.
+    #[inline]
+    pub fn next(&mut self, code: &impl Code) -> Action {
+        self.next_traced(code, &mut |_, _| {})
+    }
+
+    /// [`Machine::next`], telling `read` every (piece, position) the step depends on: the
+    /// character read, a piece's end when it returns (or when a tail call makes its return
+    /// certain), and position 0 of a called piece (whether it exists).
+    #[inline]
+    pub fn next_traced(&mut self, code: &impl Code, read: &mut impl FnMut(u8, u16)) -> Action {
+        let pieces = code.pieces();
+        let Some(top) = self.stack.last_mut() else {
+            return Action::End;
+        };
+        let piece = code.piece(top.piece as usize);
+        let Some(&c) = piece.get(top.pos as usize) else {
+            read(top.piece, piece.len() as u16);
+            if top.pending > 0 {
+                top.pending -= 1;
+            } else {
+                self.stack.pop();
+            }
+            return Action::Return;
+        };
+        read(top.piece, top.pos);
+        top.pos += 1;
+        if let Some(dir) = direction(c) {
+            return Action::Move(dir);
+        }
+        if !(b'1'..=b'9').contains(&c) {
+            return Action::Nothing;
+        }
+        let k = c - b'0';
+        read(k, 0);
+        if usize::from(k) >= pieces {
+            return Action::Missing(k);
+        }
+        if usize::from(top.pos) == piece.len() {
+            read(top.piece, top.pos);
+            *top = Frame {
+                piece: k,
+                pos: 0,
+                pending: top.pending + 1,
+            };
+        } else {
+            self.stack.push(Frame {
+                piece: k,
+                pos: 0,
+                pending: 0,
+            });
+        }
+        Action::Call
+    }
+}
+
+/// Why a program loses (T3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loss {
+    /// The line has no piece at all (only `;`).
+    NoMain,
+    /// Bender starts on an active field.
+    StartsOnField,
+    /// Bender entered an active field at this cell.
+    Field(u16),
+    /// A ball was pushed onto Fry.
+    Squashed,
+    /// A call of this missing function.
+    Missing(u8),
+    /// The program ended before Bender reached Fry.
+    Ended,
+    /// No arrival by step 998.
+    TurnLimit,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Bender reached Fry after this step.
+    Won { steps: u32 },
+    /// The program lost at this step (0: before the first step).
+    Lost { step: u32, why: Loss },
+}
+
+impl Outcome {
+    pub fn is_won(&self) -> bool {
+        matches!(self, Outcome::Won { .. })
+    }
+}
+
+/// Runs `code` from the board's start (T1–T3). `machine` and `pos` are reused buffers.
+pub fn run(board: &Board, code: &impl Code, machine: &mut Machine, pos: &mut Pos) -> Outcome {
+    board.reset(pos);
+    machine.reset(code);
+    if code.pieces() == 0 {
+        return Outcome::Lost {
+            step: 0,
+            why: Loss::NoMain,
+        };
+    }
+    if board.is_deadly(pos) {
+        return Outcome::Lost {
+            step: 0,
+            why: Loss::StartsOnField,
+        };
+    }
+    for step in 1..=LAST_WINNING_STEP {
+        let lost = |why| Outcome::Lost { step, why };
+        let dir = match machine.next(code) {
+            Action::Move(dir) => dir,
+            Action::Nothing | Action::Call | Action::Return => continue,
+            Action::Missing(k) => return lost(Loss::Missing(k)),
+            Action::End => return lost(Loss::Ended),
+        };
+        let effect = board.step(pos, dir);
+        if effect == Effect::Blocked {
+            continue;
+        }
+        if board.is_deadly(pos) {
+            return lost(Loss::Field(pos.cell));
+        }
+        if board.squashes_fry(effect) {
+            return lost(Loss::Squashed);
+        }
+        if pos.cell == board.target {
+            // The win is locked in, but the next step still runs: a missing call loses.
+            return match machine.next(code) {
+                Action::Missing(k) => Outcome::Lost {
+                    step: step + 1,
+                    why: Loss::Missing(k),
+                },
+                _ => Outcome::Won { steps: step },
+            };
+        }
+    }
+    Outcome::Lost {
+        step: LAST_WINNING_STEP + 1,
+        why: Loss::TurnLimit,
+    }
+}
+
+/// Describes a loss for `frontier check`.
+pub struct LossReport<'a> {
+    pub board: &'a Board,
+    pub step: u32,
+    pub why: Loss,
+}
+
+impl fmt::Display for LossReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let step = self.step;
+        match self.why {
+            Loss::NoMain => write!(f, "the program has no main routine (only `;`)"),
+            Loss::StartsOnField => write!(f, "Bender starts on an active magnetic field"),
+            Loss::Field(cell) => {
+                let p = self.board.xy(cell);
+                write!(
+                    f,
+                    "step {step}: Bender entered the active magnetic field at {},{}",
+                    p.x, p.y
+                )
+            }
+            Loss::Squashed => write!(f, "step {step}: a ball was pushed onto Fry"),
+            Loss::Missing(k) => {
+                write!(f, "step {step}: call of function {k}, which does not exist")
+            }
+            Loss::Ended => write!(
+                f,
+                "step {step}: the program ended before Bender reached Fry"
+            ),
+            Loss::TurnLimit => write!(
+                f,
+                "turn limit: Bender has not reached Fry by step {LAST_WINNING_STEP}"
+            ),
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Solving a map: route searches first (without pushes, exact and cheap; with pushes through the
+//! engine's A*, within a state budget), then the program search over the routes' compressions.
+//!
+//! Everything is budgeted in states and candidates, not time, so a build gives the same program
+//! for a map on every run; a user's `--timeout` or `--max-states` still stops it early (with the
+//! best program found so far, if any).
+
+use rayon::prelude::*;
+
+use super::Rng;
+use super::anneal::{self, Best, Genome, Schedule};
+use super::compress::compress;
+use super::judge::{Judge, MAX_MAIN, Record};
+use super::routes::PlainGraph;
+use super::rules::{Board, CellSet, Effect, direction};
+use super::space::PushSpace;
+use crate::engine::astar::astar;
+use crate::engine::control::Limits;
+use crate::engine::{SearchControl, SearchOutcome};
+use crate::games::Answer;
+
+/// How much searching each map gets.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// States the shortest-route search with pushes may store.
+    pub push_states: u64,
+    /// Random shortest plain routes drawn as extra seeds.
+    pub random_routes: usize,
+    /// Exploration chains and the candidates each one runs.
+    pub chains: usize,
+    pub explore: Schedule,
+    /// Refinement chains (from the best program) and their schedule.
+    pub refiners: usize,
+    pub refine: Schedule,
+    /// Mixed into every random seed (0 by default; other values give independent runs).
+    pub seed: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            push_states: 400_000,
+            random_routes: 24,
+            chains: 4,
+            explore: Schedule {
+                iterations: 50_000,
+                lambda: 3.0,
+                t_start: 2.0,
+                t_end: 0.3,
+            },
+            refiners: 2,
+            refine: Schedule {
+                iterations: 25_000,
+                lambda: 20.0,
+                t_start: 1.0,
+                t_end: 0.1,
+            },
+            seed: 0,
+        }
+    }
+}
+
+impl Budget {
+    /// A budget for tests: a fraction of the default's candidates.
+    pub fn small() -> Self {
+        let mut b = Budget {
+            push_states: 50_000,
+            random_routes: 8,
+            chains: 2,
+            refiners: 1,
+            ..Budget::default()
+        };
+        b.explore.iterations = 20_000;
+        b.refine.iterations = 10_000;
+        b
+    }
+
+    /// The budget for a map whose shortest plain route has `moves` moves: maps with short
+    /// routes (the tutorials) get proportionally fewer candidates.
+    fn scaled(&self, moves: usize) -> Self {
+        let scale = (moves as f64 / FULL_BUDGET_MOVES).clamp(0.02, 1.0);
+        let mut b = *self;
+        for schedule in [&mut b.explore, &mut b.refine] {
+            schedule.iterations = ((schedule.iterations as f64 * scale) as u64).max(1000);
+        }
+        b
+    }
+}
+
+/// Plain routes of this many moves or more get the whole budget.
+const FULL_BUDGET_MOVES: f64 = 120.0;
+
+/// What the searches found.
+pub struct Solution {
+    pub line: String,
+    pub steps: u32,
+}
+
+/// Solves `board`: the shortest program found, `Unsolvable`, or why it stopped.
+pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
+    let graph = match PlainGraph::new(board) {
+        Ok(graph) => graph,
+        Err(why) => return Answer::Limit(why),
+    };
+    ctl.set_bytes(graph.bytes());
+    let plain = graph.shortest_from_start();
+    ctl.add(plain.states, plain.states);
+    let mut routes: Vec<String> = plain.moves.iter().cloned().collect();
+    let mut guides = vec![graph];
+    match push_route(board, ctl, budget.push_states) {
+        PushRoute::Found(route) => {
+            for balls in layouts(board, &route) {
+                match PlainGraph::with_balls(board, balls) {
+                    Ok(guide) => guides.push(guide),
+                    Err(why) => return Answer::Limit(why),
+                }
+            }
+            routes.push(route);
+        }
+        PushRoute::None if routes.is_empty() => return Answer::Unsolvable,
+        PushRoute::Unknown(why) if routes.is_empty() => return Answer::Limit(why),
+        _ => {}
+    }
+    ctl.set_bytes(guides.iter().map(PlainGraph::bytes).sum());
+    let mut rng = Rng::new(0x00be_4de4 ^ budget.seed);
+    for _ in 0..budget.random_routes {
+        if let Some(route) = guides[0].random_shortest(&mut rng, 0.8) {
+            routes.push(route);
+        }
+    }
+    let budget = budget.scaled(routes.iter().map(String::len).max().unwrap_or(0));
+    match programs(&guides, &routes, ctl, &budget) {
+        Some(s) => Answer::Solved {
+            moves: u64::from(s.steps),
+            optimal: false,
+            score: s.line.len() as u64,
+            solution: s.line,
+        },
+        None => Answer::Limit("no program found within the budget".into()),
+    }
+}
+
+/// The most ball layouts of a route with pushes that get a distance table of their own.
+const MAX_GUIDES: usize = 6;
+
+/// The ball layouts a route passes through after its pushes, in order, without repeats (the
+/// last ones first when there are too many: they are nearest to Fry).
+fn layouts(board: &Board, route: &str) -> Vec<CellSet> {
+    let mut pos = board.start_pos();
+    let mut seen = vec![pos.balls.clone()];
+    for dir in route.bytes().filter_map(direction) {
+        if let Effect::Pushed { .. } = board.step(&mut pos, dir)
+            && !seen.contains(&pos.balls)
+        {
+            seen.push(pos.balls.clone());
+        }
+    }
+    let skip = seen.len().saturating_sub(MAX_GUIDES);
+    seen.drain(..skip.max(1));
+    seen
+}
+
+enum PushRoute {
+    Found(String),
+    /// The whole space with pushes was searched: no route at all.
+    None,
+    /// The budget or a user limit stopped the search.
+    Unknown(String),
+}
+
+/// A shortest route with pushes, searched by the engine's A* within `max_states`.
+fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute {
+    let Some(space) = PushSpace::new(board, 1) else {
+        return PushRoute::Unknown("the map's states with pushes do not fit 128 bits".into());
+    };
+    let user = ctl.limits();
+    let limits = Limits {
+        max_states: Some(user.max_states.map_or(max_states, |m| m.min(max_states))),
+        timeout: user.timeout.map(|t| t.saturating_sub(ctl.elapsed())),
+        max_bytes: user.max_bytes,
+    };
+    let inner = SearchControl::new(limits);
+    let outcome = astar(&space, &inner);
+    ctl.add(inner.states(), inner.expanded());
+    ctl.set_bytes(inner.peak_bytes());
+    match outcome {
+        SearchOutcome::Found(path) => PushRoute::Found(space.moves(&path)),
+        SearchOutcome::Exhausted => PushRoute::None,
+        SearchOutcome::Stopped(limit) => PushRoute::Unknown(format!(
+            "no route without pushes, and the search with pushes stopped: {limit}"
+        )),
+    }
+}
+
+/// The program search: compressed routes as seeds, exploration chains from the best seeds,
+/// refinement chains from the best program, then a final polish.
+fn programs(
+    guides: &[PlainGraph],
+    routes: &[String],
+    ctl: &SearchControl,
+    budget: &Budget,
+) -> Option<Solution> {
+    let mut judge = Judge::new(guides);
+    let mut record = Record::default();
+    // Seeds: every route compressed, shortest first (ties: earlier route).
+    let mut seeds: Vec<(usize, Genome)> = routes
+        .iter()
+        .filter(|r| r.len() <= MAX_MAIN)
+        .map(|r| Genome::new(&compress(r.as_bytes())))
+        .filter(|g| judge.run(g, &mut record).won.is_some())
+        .map(|g| (g.used_len(), g))
+        .collect();
+    seeds.sort_by_key(|(len, _)| *len);
+    let mut best: Best = None;
+    for (_, g) in &seeds {
+        let trial = judge.run(g, &mut record);
+        anneal::offer(&mut best, g, trial.won.expect("seeds win"));
+    }
+    let chains: Vec<(u64, Genome)> = (0..budget.chains)
+        .filter_map(|i| {
+            seeds
+                .get(i % seeds.len().max(1))
+                .map(|(_, g)| (i as u64 ^ budget.seed << 32, g.clone()))
+        })
+        .collect();
+    // Refinement starts from the best programs of the exploration chains, best first.
+    let mut explored: Vec<(usize, u32, Genome)> = run_chains(guides, &chains, budget.explore, ctl)
+        .into_iter()
+        .flatten()
+        .collect();
+    explored.sort_by_key(|(len, steps, _)| (*len, *steps));
+    best = explored
+        .iter()
+        .cloned()
+        .fold(best, |b, e| merge(b, Some(e)));
+    let starts: Vec<Genome> = match explored.is_empty() {
+        true => vec![best.as_ref()?.2.clone()],
+        false => explored.into_iter().map(|(_, _, g)| g).collect(),
+    };
+    let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
+        .map(|i| {
+            (
+                (1000 + i as u64) ^ budget.seed << 32,
+                starts[i % starts.len()].clone(),
+            )
+        })
+        .collect();
+    best = run_chains(guides, &refiners, budget.refine, ctl)
+        .into_iter()
+        .fold(best, merge);
+    let (_, _, mut genome) = best?;
+    anneal::polish(&mut judge, &mut genome);
+    genome.tidy();
+    let line = genome.line();
+    let steps = judge.run(&genome, &mut record).won?;
+    ctl.add(0, judge.runs);
+    Some(Solution { line, steps })
+}
+
+/// Runs annealing chains in parallel, each with its own seed number; the best of each.
+fn run_chains(
+    guides: &[PlainGraph],
+    chains: &[(u64, Genome)],
+    schedule: Schedule,
+    ctl: &SearchControl,
+) -> Vec<Best> {
+    chains
+        .par_iter()
+        .map(|(seed, start)| {
+            let mut judge = Judge::new(guides);
+            let mut rng = Rng::new(*seed);
+            let best = anneal::anneal(&mut judge, start, schedule, &mut rng, ctl);
+            ctl.add(0, judge.runs);
+            best
+        })
+        .collect()
+}
+
+/// The better of two results (shorter, then fewer steps, then the first).
+fn merge(a: Best, b: Best) -> Best {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if (b.0, b.1) < (a.0, a.1) { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
