@@ -12,13 +12,29 @@
 //! smaller f has been expanded. As in [`super::bfs`], the bucket in which it is met is finished
 //! first so the counts do not depend on thread timing. With the default heuristic (always 0) this
 //! is breadth-first search with a little more memory per state.
+//!
+//! [`ordered_astar`] is the variant for spaces with a large branching factor and a weak
+//! heuristic, where the last f layer is by far the largest, yet the game can tell which states
+//! are likelier to finish ([`Space::tiebreak`], smaller first). Any goal met at the current f
+//! is optimal, and at f the goals are the successors of the states in bucket (f, f − 1); so:
+//! - Those states are first only searched for a goal among their successors, nothing stored;
+//!   then each is queued again in bucket (f + 1, f − 1), with the smallest tiebreak among its
+//!   successors as its priority, for a full expansion should the search get there.
+//! - The buckets (f, f − 1) and (f, f − 2) are expanded in waves of increasing priority (1024
+//!   states, then doubling), and after each wave of (f, f − 2) the states it queued one move
+//!   from a goal are searched first. The search stops at the first wave that meets a goal,
+//!   usually long before the layer is through.
+//!
+//! Waves are cut from a deterministic order (priority, then state hash), so the counts still
+//! do not depend on thread timing.
 
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 
 use super::bfs::chunk_size;
-use super::visited::{Batch, Visited};
+use super::visited::{Batch, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// What the visited map stores per state.
@@ -28,104 +44,240 @@ struct Node<S> {
     g: u32,
 }
 
-/// The successors one chunk queued, with their f and parent, and the first optimal goal it met.
+/// A queued state: itself, its parent and its priority (ordered search only).
+type Entry<S> = (S, S, u32);
+
+/// What one chunk produced: successors queued with their f, states queued again for a full
+/// expansion with the f they wait for, and the first optimal goal met.
 struct ChunkResult<S> {
-    queued: Vec<(u32, S, S)>,
+    queued: Vec<(u32, Entry<S>)>,
+    deferred: Vec<(u32, Entry<S>)>,
     goal: Option<S>,
+}
+
+/// How the states of a bucket are expanded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expansion {
+    /// Every successor is offered to the visited map.
+    Full,
+    /// Only goals among the successors are stored; the state is queued again.
+    GoalsOnly,
 }
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
-    let visited: Visited<P::State, Node<P::State>> = Visited::new();
-    let start = space.canonical(space.start());
-    let Some(h0) = space.heuristic(&start) else {
-        return SearchOutcome::Exhausted;
-    };
-    visited.insert_new(
-        start,
-        Node {
-            parent: start,
-            g: 0,
-        },
-    );
-    ctl.add(1, 0);
-    // Queued states with their parents (the start is its own), by (f, g).
-    let mut open: BTreeMap<(u32, u32), Vec<(P::State, P::State)>> = BTreeMap::new();
-    open.insert((h0, 0), vec![(start, start)]);
-    let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
-    let mut open_len = 1;
-    while let Some(((f, g), bucket)) = open.pop_first() {
-        if let Err(limit) = ctl.check() {
-            return SearchOutcome::Stopped(limit);
+    Search::new(space, ctl, false).run()
+}
+
+/// [`astar`] with partial expansion and the last moves searched likeliest first (see the
+/// module doc).
+pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
+    Search::new(space, ctl, true).run()
+}
+
+struct Search<'a, P: Space> {
+    space: &'a P,
+    ctl: &'a SearchControl,
+    ordered: bool,
+    visited: Visited<P::State, Node<P::State>>,
+    open: BTreeMap<(u32, u32), Vec<Entry<P::State>>>,
+    open_len: usize,
+}
+
+impl<'a, P: Space> Search<'a, P> {
+    fn new(space: &'a P, ctl: &'a SearchControl, ordered: bool) -> Self {
+        Search {
+            space,
+            ctl,
+            ordered,
+            visited: Visited::new(),
+            open: BTreeMap::new(),
+            open_len: 0,
         }
-        ctl.set_depth(u64::from(f));
-        // A goal queued earlier with this f: every smaller f is done.
-        if let Some((goal, _)) = bucket.iter().find(|(s, _)| space.is_goal(s)) {
-            return SearchOutcome::Found(visited.path_to(*goal, |n| n.parent));
+    }
+
+    fn run(mut self) -> SearchOutcome<P::State> {
+        let space = self.space;
+        let start = space.canonical(space.start());
+        let Some(h0) = space.heuristic(&start) else {
+            return SearchOutcome::Exhausted;
+        };
+        self.visited.insert_new(
+            start,
+            Node {
+                parent: start,
+                g: 0,
+            },
+        );
+        self.ctl.add(1, 0);
+        // The start is its own parent.
+        self.push((h0, 0), (start, start, 0));
+        while let Some((&(f, g), _)) = self.open.first_key_value() {
+            let bucket = self.take((f, g));
+            if let Err(limit) = self.ctl.check() {
+                return SearchOutcome::Stopped(limit);
+            }
+            if space.max_depth().is_some_and(|max| f > max) {
+                return SearchOutcome::Exhausted;
+            }
+            self.ctl.set_depth(u64::from(f));
+            // A goal queued earlier with this f: every smaller f is done.
+            if let Some(&(goal, _, _)) = bucket.iter().find(|(s, _, _)| space.is_goal(s)) {
+                return self.found(goal);
+            }
+            let goal = if self.ordered && f == g + 2 {
+                self.in_waves(bucket, (f, g), Expansion::Full)
+            } else if self.ordered && f == g + 1 {
+                self.in_waves(bucket, (f, g), Expansion::GoalsOnly)
+            } else {
+                self.expand(&bucket, (f, g), Expansion::Full)
+            };
+            if let Some(goal) = goal {
+                return self.found(goal);
+            }
+            if let Err(limit) = self.ctl.check() {
+                return SearchOutcome::Stopped(limit);
+            }
         }
-        let chunks: Vec<ChunkResult<P::State>> = bucket
-            .par_chunks(chunk_size(bucket.len()))
+        SearchOutcome::Exhausted
+    }
+
+    fn found(&self, goal: P::State) -> SearchOutcome<P::State> {
+        SearchOutcome::Found(self.visited.path_to(goal, |n| n.parent))
+    }
+
+    fn push(&mut self, key: (u32, u32), entry: Entry<P::State>) {
+        self.open.entry(key).or_default().push(entry);
+        self.open_len += 1;
+    }
+
+    fn take(&mut self, key: (u32, u32)) -> Vec<Entry<P::State>> {
+        let bucket = self.open.remove(&key).unwrap_or_default();
+        self.open_len -= bucket.len();
+        bucket
+    }
+
+    /// Expands a bucket in waves of increasing priority; after each wave of a bucket two moves
+    /// from a goal (full expansion), the bucket (f, g + 1) it fed is searched first.
+    fn in_waves(
+        &mut self,
+        mut bucket: Vec<Entry<P::State>>,
+        (f, g): (u32, u32),
+        expansion: Expansion,
+    ) -> Option<P::State> {
+        let hasher = StateHasher::default();
+        bucket.par_sort_by_cached_key(|&(s, _, priority)| (priority, hasher.hash_one(s)));
+        let (mut done, mut size) = (0, 1024);
+        while done < bucket.len() {
+            let end = (done + size).min(bucket.len());
+            if let Some(goal) = self.expand(&bucket[done..end], (f, g), expansion) {
+                return Some(goal);
+            }
+            done = end;
+            size *= 2;
+            if expansion == Expansion::Full && self.open.contains_key(&(f, g + 1)) {
+                let next = self.take((f, g + 1));
+                if let Some(goal) = self.in_waves(next, (f, g + 1), Expansion::GoalsOnly) {
+                    return Some(goal);
+                }
+            }
+        }
+        None
+    }
+
+    /// Expands `states` of bucket (f, g) in parallel and queues what they produced.
+    fn expand(
+        &mut self,
+        states: &[Entry<P::State>],
+        (f, g): (u32, u32),
+        expansion: Expansion,
+    ) -> Option<P::State> {
+        let (space, ctl, ordered, visited) = (self.space, self.ctl, self.ordered, &self.visited);
+        let chunks: Vec<ChunkResult<P::State>> = states
+            .par_chunks(chunk_size(states.len()))
             .map_init(
                 || (Vec::new(), Batch::new()),
                 |(successors, batch), chunk| {
                     if ctl.is_stopped() {
                         return ChunkResult {
                             queued: Vec::new(),
+                            deferred: Vec::new(),
                             goal: None,
                         };
                     }
-                    let result =
-                        expand_chunk(space, &visited, ctl, chunk, (f, g), successors, batch);
+                    let result = expand_chunk(
+                        space,
+                        visited,
+                        ctl,
+                        chunk,
+                        (f, g),
+                        (expansion, ordered),
+                        successors,
+                        batch,
+                    );
                     let _ = ctl.check();
                     result
                 },
             )
             .collect();
-        open_len -= bucket.len();
         let mut goal = None;
         for chunk in chunks {
             goal = goal.or(chunk.goal);
-            open_len += chunk.queued.len();
-            for (f_next, state, parent) in chunk.queued {
-                open.entry((f_next, g + 1))
-                    .or_default()
-                    .push((state, parent));
+            for (f_next, entry) in chunk.queued {
+                self.push((f_next, g + 1), entry);
+            }
+            for (f_again, entry) in chunk.deferred {
+                self.push((f_again, g), entry);
             }
         }
-        ctl.set_bytes(visited.bytes() + (open_len + bucket.len()) as u64 * entry_size);
-        if let Some(goal) = goal {
-            return SearchOutcome::Found(visited.path_to(goal, |n| n.parent));
-        }
+        let entry_size = std::mem::size_of::<Entry<P::State>>() as u64;
+        ctl.set_bytes(self.visited.bytes() + self.open_len as u64 * entry_size);
+        goal
     }
-    SearchOutcome::Exhausted
 }
 
-/// Expands the states of one chunk of bucket (f, g) with the worker's reused buffers.
+/// Expands the states of one chunk of bucket (f, g) with the worker's reused buffers; `ordered`
+/// adds priorities to what is queued.
+#[allow(clippy::too_many_arguments)]
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State, Node<P::State>>,
     ctl: &SearchControl,
-    chunk: &[(P::State, P::State)],
+    chunk: &[Entry<P::State>],
     (f, g): (u32, u32),
+    (expansion, ordered): (Expansion, bool),
     successors: &mut Vec<P::State>,
     batch: &mut Batch<P::State, Node<P::State>>,
 ) -> ChunkResult<P::State> {
-    for (state, parent) in chunk {
+    let mut deferred = Vec::new();
+    // Successors at the depth bound matter only if they are goals.
+    let last_layer = space.max_depth().is_some_and(|max| g + 1 >= max);
+    let goals_only = last_layer || expansion == Expansion::GoalsOnly;
+    for &(state, parent, _) in chunk {
         successors.clear();
-        space.successors(state, Some(parent).filter(|p| *p != state), successors);
+        space.successors(&state, Some(&parent).filter(|p| **p != state), successors);
+        let mut best = u32::MAX;
         for &next in successors.iter() {
             let next = space.canonical(next);
-            if let Some(h) = space.heuristic(&next) {
-                let node = Node {
-                    parent: *state,
-                    g: g + 1,
-                };
+            let node = Node {
+                parent: state,
+                g: g + 1,
+            };
+            if space.is_goal(&next) {
+                batch.push(next, node, (g + 1).max(f));
+            } else if goals_only {
+                best = best.min(space.tiebreak(&next));
+            } else if let Some(h) = space.heuristic(&next) {
                 batch.push(next, node, (g + 1 + h).max(f));
             }
+        }
+        if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
+            deferred.push((f + 1, (state, parent, best)));
         }
     }
     let mut result = ChunkResult {
         queued: Vec::with_capacity(batch.len() / 2),
+        deferred,
         goal: None,
     };
     let mut stored = 0;
@@ -137,7 +289,8 @@ fn expand_chunk<P: Space>(
             if f_next == f && result.goal.is_none() && space.is_goal(&next) {
                 result.goal = Some(next);
             }
-            result.queued.push((f_next, next, node.parent));
+            let priority = if ordered { space.tiebreak(&next) } else { 0 };
+            result.queued.push((f_next, (next, node.parent, priority)));
         },
     );
     ctl.add(stored, chunk.len() as u64);

@@ -38,6 +38,12 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
             return SearchOutcome::Stopped(limit);
         }
         depth += 1;
+        let max_depth = space.max_depth().map(u64::from);
+        if max_depth.is_some_and(|max| depth > max) {
+            return SearchOutcome::Exhausted;
+        }
+        // The layer at the depth bound is only searched for goals, not stored.
+        let last_layer = max_depth == Some(depth);
         ctl.set_depth(depth);
         let frontier_bytes = frontier.capacity() as u64 * entry_size;
         let chunks: Vec<ChunkResult<P::State>> = frontier
@@ -51,7 +57,8 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
                             goal: None,
                         };
                     }
-                    let result = expand_chunk(space, &visited, chunk, successors, batch);
+                    let result =
+                        expand_chunk(space, &visited, chunk, last_layer, successors, batch);
                     ctl.add(result.new_states.len() as u64, chunk.len() as u64);
                     // Sets the shared stop flag that the other workers poll.
                     let _ = ctl.check();
@@ -85,11 +92,13 @@ pub(crate) fn chunk_size(layer: usize) -> usize {
     (layer / (rayon::current_num_threads() * 8)).clamp(32, 1024)
 }
 
-/// Expands one chunk of a layer with the worker's reused buffers.
+/// Expands one chunk of a layer with the worker's reused buffers; in the `last_layer` only the
+/// goals are kept.
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State, P::State>,
     chunk: &[(P::State, P::State)],
+    last_layer: bool,
     successors: &mut Vec<P::State>,
     batch: &mut Batch<P::State, P::State>,
 ) -> ChunkResult<P::State> {
@@ -97,7 +106,10 @@ fn expand_chunk<P: Space>(
         successors.clear();
         space.successors(state, Some(parent).filter(|p| *p != state), successors);
         for &next in successors.iter() {
-            batch.push(space.canonical(next), *state, 0);
+            let next = space.canonical(next);
+            if !last_layer || space.is_goal(&next) {
+                batch.push(next, *state, 0);
+            }
         }
     }
     let mut result = ChunkResult {
