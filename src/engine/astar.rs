@@ -30,6 +30,7 @@
 
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -75,6 +76,38 @@ pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<
     Search::new(space, ctl, true).run()
 }
 
+/// A worker's buffers: successors of one state, and candidates for the visited map.
+type Buffers<S> = (Vec<S>, Batch<S, Node<S>>);
+
+/// Buffers kept from one parallel expansion to the next: each rayon split leases a set and
+/// gives it back when done, instead of growing fresh ones (and faulting in fresh pages) for
+/// every bucket and wave.
+struct Lease<'a, T: Default> {
+    pool: &'a Mutex<Vec<T>>,
+    item: T,
+}
+
+impl<'a, T: Default> Lease<'a, T> {
+    fn new(pool: &'a Mutex<Vec<T>>) -> Self {
+        let item = pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default();
+        Lease { pool, item }
+    }
+}
+
+impl<T: Default> Drop for Lease<'_, T> {
+    fn drop(&mut self) {
+        let item = std::mem::take(&mut self.item);
+        self.pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(item);
+    }
+}
+
 struct Search<'a, P: Space> {
     space: &'a P,
     ctl: &'a SearchControl,
@@ -82,6 +115,7 @@ struct Search<'a, P: Space> {
     visited: Visited<P::State, Node<P::State>>,
     open: BTreeMap<(u32, u32), Vec<Entry<P::State>>>,
     open_len: usize,
+    buffers: Mutex<Vec<Buffers<P::State>>>,
 }
 
 impl<'a, P: Space> Search<'a, P> {
@@ -93,6 +127,7 @@ impl<'a, P: Space> Search<'a, P> {
             visited: Visited::new(),
             open: BTreeMap::new(),
             open_len: 0,
+            buffers: Mutex::new(Vec::new()),
         }
     }
 
@@ -193,11 +228,13 @@ impl<'a, P: Space> Search<'a, P> {
         expansion: Expansion,
     ) -> Option<P::State> {
         let (space, ctl, ordered, visited) = (self.space, self.ctl, self.ordered, &self.visited);
+        let buffers = &self.buffers;
         let chunks: Vec<ChunkResult<P::State>> = states
             .par_chunks(chunk_size(states.len()))
             .map_init(
-                || (Vec::new(), Batch::new()),
-                |(successors, batch), chunk| {
+                || Lease::new(buffers),
+                |lease, chunk| {
+                    let (successors, batch) = &mut lease.item;
                     if ctl.is_stopped() {
                         return ChunkResult {
                             queued: Vec::new(),

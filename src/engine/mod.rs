@@ -169,9 +169,7 @@ mod tests {
         // Bounded at 2 moves, BFS stores the start and layer 1 (states 1 and 2) and of layer
         // 2 only goals (none).
         let ctl = SearchControl::unlimited();
-        let bounded = Line {
-            max_depth: Some(2),
-        };
+        let bounded = Line { max_depth: Some(2) };
         assert_eq!(moves(bfs::bfs(&bounded, &ctl)), None);
         assert_eq!(ctl.states(), 3);
     }

@@ -206,11 +206,16 @@ impl Tables {
     #[inline]
     pub fn lower_bound(&self, kinds: &[u64; 7], flaming: u64) -> Option<u32> {
         let vectors = kinds.map(capped_vector);
+        let groups = kinds.map(|cells| cells.count_ones() / 3);
         let best = match flaming.count_ones() {
-            0 => best_of::<1>(vectors.map(|v| std::array::from_ref(&self.none[v])), &[0]),
+            0 => best_of::<1>(
+                vectors.map(|v| std::array::from_ref(&self.none[v])),
+                &groups,
+                &[0],
+            ),
             1 => {
                 let s = (flaming.trailing_zeros() / 8) as usize;
-                best_of(vectors.map(|v| &self.one[v]), &TRAVEL[s])
+                best_of(vectors.map(|v| &self.one[v]), &groups, &TRAVEL[s])
             }
             _ => 0,
         };
@@ -239,18 +244,23 @@ static TRAVEL: [[u8; COLUMNS]; COLUMNS] = {
     travel
 };
 
-/// The smallest, over the `N` blast placements, of the swaps implied by the per-kind moves and
-/// the flaming skull's travel there (skull-kind moves too): a swap moves at most two gems one
-/// column each, of two kinds. A [`NEVER`] kind makes its
-/// placement at least [`NEVER`]. Written lane by lane so that it vectorises.
+/// The smallest, over the `N` blast placements, of the swaps implied by the per-kind moves, the
+/// flaming skull's travel there (skull-kind moves too) and the kinds' most groups: a swap moves
+/// at most two gems one column each, of two kinds; and at most one of them survives the swap
+/// (a legal swap puts a moved gem in a line), so all but one move per group removed together
+/// (at most `groups[k]`, a third of the gems) are moves of gems that survive, one per swap.
+/// A [`NEVER`] kind makes its placement at least [`NEVER`]. Written lane by lane so that it
+/// vectorises.
 #[inline]
-fn best_of<const N: usize>(moves: [&[u8; N]; 7], travel: &[u8; N]) -> u32 {
+fn best_of<const N: usize>(moves: [&[u8; N]; 7], groups: &[u32; 7], travel: &[u8; N]) -> u32 {
     let mut most = [0u8; N];
     let mut total = [0u16; N];
-    for kind in &moves[..SKULL_KIND] {
+    let mut surviving = [0u16; N];
+    for (kind, &groups) in moves[..SKULL_KIND].iter().zip(groups) {
         for i in 0..N {
             most[i] = most[i].max(kind[i]);
             total[i] += u16::from(kind[i]);
+            surviving[i] += u16::from(kind[i]).saturating_sub(groups as u16);
         }
     }
     let mut best = u16::MAX;
@@ -258,7 +268,8 @@ fn best_of<const N: usize>(moves: [&[u8; N]; 7], travel: &[u8; N]) -> u32 {
         let skull = moves[SKULL_KIND][i].max(travel[i]);
         let most = u16::from(most[i].max(skull));
         let total = total[i] + u16::from(skull);
-        best = best.min(most.max(total.div_ceil(2)));
+        let surviving = surviving[i] + u16::from(skull).saturating_sub(groups[SKULL_KIND] as u16);
+        best = best.min(most.max(total.div_ceil(2)).max(surviving));
     }
     u32::from(best)
 }
@@ -273,7 +284,7 @@ fn capped_vector(cells: u64) -> usize {
     c = (c + (c >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
     // 1 in each byte whose count is 3 or more (count + 5 reaches bit 3).
     let at_least_3 = ((c + 5 * ONES) >> 3) & ONES;
-    c = (c & !(at_least_3 * 0xFF)) | at_least_3 * 3;
+    c = (c & !(at_least_3 * 0xFF)) | (at_least_3 * 3);
     c = (c | c >> 6) & 0x000F_000F_000F_000F;
     c = (c | c >> 12) & 0x0000_00FF_0000_00FF;
     c = (c | c >> 24) & 0xFFFF;

@@ -179,7 +179,11 @@ fn parse_grid(block: &Block) -> Result<Grid, (usize, String)> {
                     line,
                     format!(
                         "row {r}, column {c}: `{ch}` is not a tile (expected one of {})",
-                        Tile::CHARS.chars().map(String::from).collect::<Vec<_>>().join(" ")
+                        Tile::CHARS
+                            .chars()
+                            .map(String::from)
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     ),
                 )
             })?;
@@ -195,9 +199,7 @@ fn parse_grid(block: &Block) -> Result<Grid, (usize, String)> {
         ));
     }
     let lines = grid.lines();
-    if let Some((r, c)) =
-        (0..SIDE).find_map(|r| (0..SIDE).find(|&c| lines[r][c]).map(|c| (r, c)))
-    {
+    if let Some((r, c)) = (0..SIDE).find_map(|r| (0..SIDE).find(|&c| lines[r][c]).map(|c| (r, c))) {
         return Err((
             rows[r].0,
             format!(

@@ -7,7 +7,6 @@
 //! - [`space`]: the engine's [`crate::engine::Space`]: successors, mirror merging, dead states.
 //! - [`notation`]: reading and replaying `r,c,D` swaps, and writing them from a search path.
 
-pub mod upper;
 pub mod board;
 pub mod bound;
 pub mod level;
@@ -16,6 +15,7 @@ pub mod rules;
 pub mod space;
 #[cfg(test)]
 mod tests;
+pub mod upper;
 
 use std::path::Path;
 
@@ -60,11 +60,7 @@ impl Game for PuzzleQuest {
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
-        let swaps = notation::replay(level, solution)?;
-        Ok(Verdict {
-            message: format!("solved in {swaps} swaps"),
-            ..Verdict::moves(swaps)
-        })
+        notation::replay(level, solution).map(Verdict::moves)
     }
 }
 

@@ -37,7 +37,10 @@ pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
     for (index, token) in solution.split_whitespace().enumerate() {
         let n = index + 1;
         let swap = parse_swap(token).map_err(|why| format!("move {n}: {why}"))?;
-        if let Some(limit) = level.move_limit.filter(|&limit| n as u64 > u64::from(limit)) {
+        if let Some(limit) = level
+            .move_limit
+            .filter(|&limit| n as u64 > u64::from(limit))
+        {
             return Err(format!(
                 "move {n} ({swap}): the board allows at most {limit} swaps"
             ));

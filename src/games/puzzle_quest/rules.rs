@@ -228,10 +228,11 @@ impl Grid {
     pub fn floating_gem(&self) -> Option<(usize, usize, usize)> {
         for c in 0..SIDE {
             for r in 0..SIDE {
-                if self.cells[r][c].is_gem() {
-                    if let Some(hole) = (r + 1..SIDE).find(|&h| !self.cells[h][c].is_gem()) {
-                        return Some((r, c, hole));
-                    }
+                if !self.cells[r][c].is_gem() {
+                    continue;
+                }
+                if let Some(hole) = (r + 1..SIDE).find(|&h| !self.cells[h][c].is_gem()) {
+                    return Some((r, c, hole));
                 }
             }
         }
@@ -240,6 +241,12 @@ impl Grid {
 
     /// Makes one swap with its whole resolution (R1–R6).
     pub fn swap(&self, swap: Swap) -> Result<Grid, SwapError> {
+        self.swap_counting_steps(swap).map(|(grid, _)| grid)
+    }
+
+    /// [`Grid::swap`], also saying in how many removal steps (the swap's lines, then each
+    /// cascade) the board resolved.
+    pub fn swap_counting_steps(&self, swap: Swap) -> Result<(Grid, u32), SwapError> {
         let (r, c) = (swap.row, swap.col);
         let (tr, tc) = swap.target();
         let from = self.get(r, c).ok_or(SwapError::OffBoard((r, c)))?;
@@ -259,14 +266,16 @@ impl Grid {
         if !moved_in_line {
             return Err(SwapError::NoLine);
         }
-        next.resolve(lines);
-        Ok(next)
+        let steps = next.resolve(lines);
+        Ok((next, steps))
     }
 
     /// Removes `lines` with their blasts, lets the gems fall, and repeats while lines form
-    /// (R3–R6).
-    fn resolve(&mut self, mut lines: Marks) {
+    /// (R3–R6); returns the number of removal steps.
+    fn resolve(&mut self, mut lines: Marks) -> u32 {
+        let mut steps = 0;
         loop {
+            steps += 1;
             let removed = self.with_blasts(lines);
             for (row, marks) in self.cells.iter_mut().zip(removed) {
                 for (cell, marked) in row.iter_mut().zip(marks) {
@@ -278,7 +287,7 @@ impl Grid {
             self.fall();
             lines = self.lines();
             if !lines.iter().flatten().any(|&m| m) {
-                return;
+                return steps;
             }
         }
     }

@@ -8,7 +8,7 @@
 //! the `width` most promising boards (fewest gems left, then the smallest lower bound). When it
 //! finds a solution of n swaps, the exact search only has to show that none has fewer.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::board::Board;
 use crate::engine::{Limit, SearchControl, Space};
@@ -86,106 +86,4 @@ fn path(layers: &[Vec<Node>], mut index: usize, goal: Board) -> Vec<Board> {
     }
     boards.reverse();
     boards
-}
-
-/// How a bounded depth-first search ended.
-pub enum Probe {
-    /// A solution within the bound: its states, start and empty board included.
-    Found(Vec<Board>),
-    /// Every state within the bound was searched: no solution has that few swaps.
-    Exhausted,
-    /// The expansion budget ran out first.
-    OutOfBudget,
-}
-
-/// A depth-first search for a solution of at most `bound` swaps, pruned by the lower bound
-/// (`g + h ≤ bound`), trying the most promising boards first and skipping boards already
-/// searched from as few swaps. Gives up after `budget` expansions.
-pub fn probe<P: Space<State = Board>>(
-    space: &P,
-    bound: u32,
-    budget: u64,
-    ctl: &SearchControl,
-) -> Result<Probe, Limit> {
-    let mut dfs = Dfs {
-        space,
-        bound,
-        budget,
-        ctl,
-        best_depth: HashMap::new(),
-        expanded: 0,
-        reported: (0, 0),
-        path: Vec::new(),
-    };
-    let start = space.canonical(space.start());
-    let found = dfs.visit(start, 0)?;
-    dfs.report();
-    Ok(if found {
-        dfs.path.reverse();
-        Probe::Found(dfs.path)
-    } else if dfs.expanded >= budget {
-        Probe::OutOfBudget
-    } else {
-        Probe::Exhausted
-    })
-}
-
-struct Dfs<'a, P> {
-    space: &'a P,
-    bound: u32,
-    budget: u64,
-    ctl: &'a SearchControl,
-    /// The fewest swaps each searched board was reached with.
-    best_depth: HashMap<Board, u32>,
-    expanded: u64,
-    /// States and expansions already reported to `ctl`.
-    reported: (u64, u64),
-    /// The solution, goal first, once found.
-    path: Vec<Board>,
-}
-
-impl<P: Space<State = Board>> Dfs<'_, P> {
-    /// Searches below `board`, reached in `depth` swaps; true when a solution was found.
-    fn visit(&mut self, board: Board, depth: u32) -> Result<bool, Limit> {
-        if self.space.is_goal(&board) {
-            self.path.push(board);
-            return Ok(true);
-        }
-        if self.expanded >= self.budget
-            || self.best_depth.get(&board).is_some_and(|&d| d <= depth)
-        {
-            return Ok(false);
-        }
-        self.best_depth.insert(board, depth);
-        self.expanded += 1;
-        if self.expanded % 4096 == 0 {
-            self.report();
-            self.ctl.check()?;
-        }
-        let mut successors = Vec::new();
-        self.space.successors(&board, None, &mut successors);
-        let mut children: Vec<((u32, u32), Board)> = successors
-            .into_iter()
-            .filter_map(|next| {
-                let next = self.space.canonical(next);
-                let h = self.space.heuristic(&next)?;
-                (depth + 1 + h <= self.bound).then(|| ((h, next.occupied().count_ones()), next))
-            })
-            .collect();
-        children.sort_unstable_by_key(|&(rank, _)| rank);
-        for (_, child) in children {
-            if self.visit(child, depth + 1)? {
-                self.path.push(board);
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    fn report(&mut self) {
-        let states = self.best_depth.len() as u64;
-        self.ctl
-            .add(states - self.reported.0, self.expanded - self.reported.1);
-        self.reported = (states, self.expanded);
-    }
 }
