@@ -20,10 +20,12 @@
 //! - Those states are first only searched for a goal among their successors, nothing stored;
 //!   then each is queued again in bucket (f + 1, f − 1), with the smallest tiebreak among its
 //!   successors as its priority, for a full expansion should the search get there.
-//! - The buckets (f, f − 1) and (f, f − 2) are expanded in waves of increasing priority (1024
-//!   states, then doubling), and after each wave of (f, f − 2) the states it queued one move
-//!   from a goal are searched first. The search stops at the first wave that meets a goal,
-//!   usually long before the layer is through.
+//! - Within a layer, buckets are expanded in waves of increasing priority (1024 states, then
+//!   doubling), and after each wave of bucket (f, g) the states it queued in (f, g + 1) are
+//!   searched first, recursively: depth first by waves. The search stops at the first wave
+//!   that meets a goal, usually long before the last layer is through. The order within a
+//!   layer costs nothing when no goal is there: with a consistent heuristic a state has one g
+//!   per f (g = f − h), so it is never reached again with a smaller g in the same layer.
 //!
 //! Waves are cut from a deterministic order (priority, then state hash), so the counts still
 //! do not depend on thread timing.
@@ -160,10 +162,8 @@ impl<'a, P: Space> Search<'a, P> {
             if let Some(&(goal, _, _)) = bucket.iter().find(|(s, _, _)| space.is_goal(s)) {
                 return self.found(goal);
             }
-            let goal = if self.ordered && f == g + 2 {
-                self.in_waves(bucket, (f, g), Expansion::Full)
-            } else if self.ordered && f == g + 1 {
-                self.in_waves(bucket, (f, g), Expansion::GoalsOnly)
+            let goal = if self.ordered {
+                self.in_waves(bucket, (f, g))
             } else {
                 self.expand(&bucket, (f, g), Expansion::Full)
             };
@@ -192,14 +192,19 @@ impl<'a, P: Space> Search<'a, P> {
         bucket
     }
 
-    /// Expands a bucket in waves of increasing priority; after each wave of a bucket two moves
-    /// from a goal (full expansion), the bucket (f, g + 1) it fed is searched first.
+    /// Expands a bucket in waves of increasing priority, searching after each wave the bucket
+    /// (f, g + 1) it fed (in waves too, recursively) before the next wave: depth first within
+    /// the layer. States one move from a goal (g = f − 1) are only searched for a goal.
     fn in_waves(
         &mut self,
         mut bucket: Vec<Entry<P::State>>,
         (f, g): (u32, u32),
-        expansion: Expansion,
     ) -> Option<P::State> {
+        let expansion = if f == g + 1 {
+            Expansion::GoalsOnly
+        } else {
+            Expansion::Full
+        };
         let hasher = StateHasher::default();
         bucket.par_sort_by_cached_key(|&(s, _, priority)| (priority, hasher.hash_one(s)));
         let (mut done, mut size) = (0, 1024);
@@ -210,9 +215,9 @@ impl<'a, P: Space> Search<'a, P> {
             }
             done = end;
             size *= 2;
-            if expansion == Expansion::Full && self.open.contains_key(&(f, g + 1)) {
+            if self.open.contains_key(&(f, g + 1)) {
                 let next = self.take((f, g + 1));
-                if let Some(goal) = self.in_waves(next, (f, g + 1), Expansion::GoalsOnly) {
+                if let Some(goal) = self.in_waves(next, (f, g + 1)) {
                     return Some(goal);
                 }
             }

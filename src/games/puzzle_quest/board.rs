@@ -172,17 +172,6 @@ impl Board {
         }
     }
 
-    /// The contents of two cells exchanged.
-    #[inline]
-    fn exchanged(&self, a: u32, b: u32) -> Board {
-        let mut next = *self;
-        for word in &mut next.planes {
-            let differ = (*word >> a ^ *word >> b) & 1;
-            *word ^= differ << a | differ << b;
-        }
-        next
-    }
-
     /// Every cell in a line of 3 or more of one kind, across or down, found for all kinds at
     /// once: cells whose right (upper) neighbour holds the same kind, then runs of two such.
     #[inline]
@@ -210,22 +199,31 @@ impl Board {
             across |= (k & hot >> 8) | (k >> 8 & hot);
             down |= (k & hot >> 1 & BELOW_TOP) | (k >> 1 & BELOW_TOP & hot);
         }
-        for (mut pairs, step) in [(across, 8), (down, 1)] {
-            while pairs != 0 {
-                let a = pairs.trailing_zeros();
-                pairs &= pairs - 1;
-                let b = a + step;
-                let moved = 1 << a | 1 << b;
-                let mut next = self.exchanged(a, b);
-                // R2: legal when a swapped cell holding a gem is in a line right away (an empty
-                // swapped cell is never in a line).
-                let lines = next.lines();
-                if lines & moved != 0 {
-                    // A gem that moved into an empty cell left a hole to fall into.
-                    let vacated = moved & !next.occupied();
-                    next.resolve(lines, vacated);
-                    emit(next, a, b);
-                }
+        self.try_swaps::<8>(across, &mut emit);
+        self.try_swaps::<1>(down, &mut emit);
+    }
+
+    /// Makes each swap of the cells at bits `a` and `a + STEP` for `a` in `pairs` that is legal.
+    #[inline(always)]
+    fn try_swaps<const STEP: u32>(&self, mut pairs: u64, emit: &mut impl FnMut(Board, u32, u32)) {
+        while pairs != 0 {
+            let a = pairs.trailing_zeros();
+            pairs &= pairs - 1;
+            let moved = (1 | 1 << STEP) << a;
+            let mut next = *self;
+            for word in &mut next.planes {
+                // Flip both bits where the two cells differ.
+                let differ = (*word ^ *word >> STEP) >> a & 1;
+                *word ^= moved & differ.wrapping_neg();
+            }
+            // R2: legal when a swapped cell holding a gem is in a line right away (an empty
+            // swapped cell is never in a line).
+            let lines = next.lines();
+            if lines & moved != 0 {
+                // A gem that moved into an empty cell left a hole to fall into.
+                let vacated = moved & !next.occupied();
+                next.resolve(lines, vacated);
+                emit(next, a, a + STEP);
             }
         }
     }

@@ -4,8 +4,13 @@
 //! - [`level`]: the boards file format (B1–B5).
 //! - [`rules`]: the reference simulator on a plain grid (the source of truth for `check`).
 //! - [`board`]: the board packed into four 64-bit planes and the fast simulator the search uses.
-//! - [`space`]: the engine's [`crate::engine::Space`]: successors, mirror merging, dead states.
+//! - [`bound`]: the lower bound on the swaps left, from how far gems must travel sideways.
+//! - [`space`]: the engine's [`crate::engine::Space`]: successors, mirror merging, dead states,
+//!   the bound, the tiebreak for the last swaps.
 //! - [`notation`]: reading and replaying `r,c,D` swaps, and writing them from a search path.
+//!
+//! The search is [`crate::engine::astar::ordered_astar`]: optimal, and it finds the last swap of
+//! a solution among the boards with the fewest gems first.
 
 pub mod board;
 pub mod bound;
@@ -15,7 +20,6 @@ pub mod rules;
 pub mod space;
 #[cfg(test)]
 mod tests;
-pub mod upper;
 
 use std::path::Path;
 
@@ -28,11 +32,6 @@ use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
 pub use level::Level;
 
 pub struct PuzzleQuest;
-
-/// Every swap removes at least 3 of at most 64 gems (spec §4).
-const MAX_SWAPS: u32 = 64 / 3;
-/// Boards kept per layer by the beam search for a first solution.
-const BEAM_WIDTH: usize = 2000;
 
 impl Game for PuzzleQuest {
     const ID: GameId = GameId::PuzzleQuest;
@@ -64,31 +63,21 @@ impl Game for PuzzleQuest {
     }
 }
 
-/// A beam search for a short solution, then A* (admissible heuristic) for a shorter one: when
-/// A* finds none, the beam's solution has the fewest swaps.
+/// Ordered A* (admissible, consistent heuristic; the likeliest last swaps first) over the packed
+/// boards with the given reductions: the first solution it meets has the fewest swaps.
 pub fn solve_with(level: &Level, reductions: Reductions, ctl: &SearchControl) -> Answer {
-    let mut space = CaptureSpace::new(level, reductions);
-    let max_swaps = level.move_limit.unwrap_or(MAX_SWAPS);
-    let known = match upper::solution(&space, BEAM_WIDTH, max_swaps, ctl) {
-        Ok(known) => known,
-        Err(limit) => return Answer::Limit(limit.to_string()),
-    };
-    if let Some(path) = &known {
-        space.shorter_than(path.len() as u32 - 1);
-    }
-    let path = match ordered_astar(&space, ctl) {
-        SearchOutcome::Found(path) => path,
-        SearchOutcome::Exhausted => match known {
-            Some(path) => path,
-            None => return Answer::Unsolvable,
-        },
-        SearchOutcome::Stopped(limit) => return Answer::Limit(limit.to_string()),
-    };
-    let moves = path.len() as u64 - 1;
-    Answer::Solved {
-        moves,
-        optimal: true,
-        score: moves,
-        solution: space.notation(&path),
+    let space = CaptureSpace::new(level, reductions);
+    match ordered_astar(&space, ctl) {
+        SearchOutcome::Found(path) => {
+            let moves = path.len() as u64 - 1;
+            Answer::Solved {
+                moves,
+                optimal: true,
+                score: moves,
+                solution: space.notation(&path),
+            }
+        }
+        SearchOutcome::Exhausted => Answer::Unsolvable,
+        SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
     }
 }

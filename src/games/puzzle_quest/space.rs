@@ -6,11 +6,12 @@
 //!   two). The rules and the goal (the empty board) are mirror-symmetric, so both are the same
 //!   number of swaps from the goal; many capture boards are drawn symmetric, which halves them.
 //! - Heuristic: `None` for the §4 dead states ([`Board::is_dead`]), which are then never
-//!   stored; 0 on the empty board; else at least 1, and on boards without flaming skulls the
-//!   column-travel bound of [`super::bound`] (one swap can clear any amount through cascades,
-//!   so the count of gems gives nothing; how far gems must still travel sideways does).
-//! - Depth bound ([`Space::max_depth`]): the board's move budget (`moves=N`), lowered to one
-//!   less than a solution already known (see [`super::beam`]).
+//!   stored; 0 on the empty board; else at least 1, and on boards with at most one flaming
+//!   skull the column-travel bound of [`super::bound`] (one swap can clear any amount through
+//!   cascades, so the count of gems gives nothing; how far gems must still travel sideways,
+//!   one swap at a time, does).
+//! - Tiebreak (for [`crate::engine::astar::ordered_astar`]): fewer gems first.
+//! - Depth bound ([`Space::max_depth`]): the board's move budget (`moves=N`).
 
 use super::board::Board;
 use super::bound::Tables;
@@ -48,8 +49,6 @@ pub struct CaptureSpace<'a> {
     start: Board,
     reductions: Reductions,
     tables: &'static Tables,
-    /// The most swaps a solution may have: the board's limit, or one less than a known solution.
-    max_depth: Option<u32>,
 }
 
 impl<'a> CaptureSpace<'a> {
@@ -59,14 +58,7 @@ impl<'a> CaptureSpace<'a> {
             start: Board::from_grid(&level.grid),
             reductions,
             tables: Tables::get(),
-            max_depth: level.move_limit,
         }
-    }
-
-    /// Searches only for solutions shorter than `swaps`, one being known.
-    pub fn shorter_than(&mut self, swaps: u32) {
-        let bound = swaps.saturating_sub(1);
-        self.max_depth = Some(self.max_depth.map_or(bound, |max| max.min(bound)));
     }
 
     /// Turns a path of states (as stored: canonical) into swaps, replaying it on the reference
@@ -159,7 +151,8 @@ impl Space for CaptureSpace<'_> {
         state.occupied().count_ones()
     }
 
+    /// The board's move budget (`moves=N`).
     fn max_depth(&self) -> Option<u32> {
-        self.max_depth
+        self.level.move_limit
     }
 }
