@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use frontier::engine::SearchControl;
 use frontier::engine::control::Limits;
+use frontier::games::puzzle_quest::rules::Grid;
 use frontier::games::puzzle_quest::space::Reductions;
-use frontier::games::puzzle_quest::{Level, PuzzleQuest, level, solve_with};
+use frontier::games::puzzle_quest::{Level, PuzzleQuest, level, notation, solve_with};
 use frontier::games::{Answer, Game, GameId, Source};
 use frontier::harness::discover::discover;
 use frontier::harness::results::{Row, Status};
@@ -100,6 +101,38 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
             .unwrap_or_else(|why| panic!("{}: {why}", row.level));
         assert_eq!(Some(verdict.moves), row.moves, "{}", row.level);
     }
+    // The corpus README's per-board facts: name, gems and kinds, and what every solution
+    // needs (a gem moved into an empty cell, a line of 5 or more), which ours must show.
+    let facts = readme_facts();
+    assert_eq!(facts.len(), 52);
+    for fact in &facts {
+        let level = &boards[&fact.id];
+        assert_eq!(level.name, fact.name);
+        assert_eq!(level.grid.gem_count(), fact.gems, "{}", fact.id);
+        let mut kinds: Vec<char> = level
+            .grid
+            .to_string()
+            .replace(['_', '\n'], "")
+            .chars()
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let mut expected: Vec<char> = fact.kinds.chars().collect();
+        expected.sort_unstable();
+        assert_eq!(kinds, expected, "{}", fact.id);
+        let row = rows.iter().find(|r| r.level == fact.name).expect("a row");
+        let (into_empty, longest) = replay_features(level, &row.solution);
+        assert!(
+            !fact.needs_empty || into_empty,
+            "{}: no swap into an empty cell",
+            fact.id
+        );
+        assert!(
+            !fact.needs_five || longest >= 5,
+            "{}: no line of 5",
+            fact.id
+        );
+    }
     for k in known_solutions() {
         let found = moves_of[boards[&k.id].name.as_str()];
         if k.shortest {
@@ -108,6 +141,79 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
             assert!(found <= k.swaps, "{}: {found} > a known {}", k.id, k.swaps);
         }
     }
+}
+
+/// A row of the corpus README's per-board table.
+struct Facts {
+    id: String,
+    name: String,
+    gems: usize,
+    kinds: String,
+    needs_empty: bool,
+    needs_five: bool,
+}
+
+fn readme_facts() -> Vec<Facts> {
+    let text = std::fs::read_to_string(corpus("README.md")).expect("the corpus README");
+    text.lines()
+        .filter(|line| line.starts_with("| M"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            assert_eq!(cells.len(), 6, "{line}");
+            Facts {
+                id: cells[0].to_string(),
+                name: cells[1].to_string(),
+                gems: cells[2].parse().expect("a gem count"),
+                kinds: cells[3].to_string(),
+                needs_empty: cells[4] == "yes",
+                needs_five: cells[5] == "yes",
+            }
+        })
+        .collect()
+}
+
+/// Whether a solution moves a gem into an empty cell, and the longest line it makes.
+fn replay_features(level: &Level, solution: &str) -> (bool, usize) {
+    let mut grid = level.grid;
+    let (mut into_empty, mut longest) = (false, 0);
+    for token in solution.split_whitespace() {
+        let swap = notation::parse_swap(token).expect("a swap");
+        let (r, c) = swap.target();
+        into_empty |= grid.get(r, c).is_some_and(|t| !t.is_gem());
+        grid = grid
+            .swap_with(swap, |board, lines| {
+                longest = longest.max(longest_line(board, lines))
+            })
+            .expect("a legal swap");
+    }
+    (into_empty, longest)
+}
+
+/// The longest run of marked cells of one kind across or down.
+fn longest_line(board: &Grid, lines: &[[bool; 8]; 8]) -> usize {
+    let mut longest = 0;
+    for across in [true, false] {
+        for outer in 0..8 {
+            let mut run = 0;
+            let mut kind = None;
+            for inner in 0..8 {
+                let (r, c) = if across {
+                    (outer, inner)
+                } else {
+                    (inner, outer)
+                };
+                let here = lines[r][c].then(|| board.cells[r][c].line_kind()).flatten();
+                run = if here.is_some() && here == kind {
+                    run + 1
+                } else {
+                    usize::from(here.is_some())
+                };
+                kind = here;
+                longest = longest.max(run);
+            }
+        }
+    }
+    longest
 }
 
 #[test]

@@ -241,12 +241,16 @@ impl Grid {
 
     /// Makes one swap with its whole resolution (R1–R6).
     pub fn swap(&self, swap: Swap) -> Result<Grid, SwapError> {
-        self.swap_counting_steps(swap).map(|(grid, _)| grid)
+        self.swap_with(swap, |_, _| {})
     }
 
-    /// [`Grid::swap`], also saying in how many removal steps (the swap's lines, then each
-    /// cascade) the board resolved.
-    pub fn swap_counting_steps(&self, swap: Swap) -> Result<(Grid, u32), SwapError> {
+    /// [`Grid::swap`], showing `each_step` every removal step (the swap's lines, then each
+    /// cascade): the board and the cells in lines, before they are removed.
+    pub fn swap_with(
+        &self,
+        swap: Swap,
+        mut each_step: impl FnMut(&Grid, &Marks),
+    ) -> Result<Grid, SwapError> {
         let (r, c) = (swap.row, swap.col);
         let (tr, tc) = swap.target();
         let from = self.get(r, c).ok_or(SwapError::OffBoard((r, c)))?;
@@ -259,37 +263,28 @@ impl Grid {
         next.cells[r][c] = self.cells[tr][tc];
         next.cells[tr][tc] = from;
         // R2: judged right after the exchange, before anything falls.
-        let lines = next.lines();
+        let mut lines = next.lines();
         let moved_in_line = [(r, c), (tr, tc)]
             .iter()
             .any(|&(r, c)| lines[r][c] && next.cells[r][c].is_gem());
         if !moved_in_line {
             return Err(SwapError::NoLine);
         }
-        let steps = next.resolve(lines);
-        Ok((next, steps))
-    }
-
-    /// Removes `lines` with their blasts, lets the gems fall, and repeats while lines form
-    /// (R3–R6); returns the number of removal steps.
-    fn resolve(&mut self, mut lines: Marks) -> u32 {
-        let mut steps = 0;
-        loop {
-            steps += 1;
-            let removed = self.with_blasts(lines);
-            for (row, marks) in self.cells.iter_mut().zip(removed) {
+        // R3–R6: remove the lines with their blasts, let the gems fall, repeat while lines form.
+        while lines.iter().flatten().any(|&m| m) {
+            each_step(&next, &lines);
+            let removed = next.with_blasts(lines);
+            for (row, marks) in next.cells.iter_mut().zip(removed) {
                 for (cell, marked) in row.iter_mut().zip(marks) {
                     if marked {
                         *cell = Tile::Empty;
                     }
                 }
             }
-            self.fall();
-            lines = self.lines();
-            if !lines.iter().flatten().any(|&m| m) {
-                return steps;
-            }
+            next.fall();
+            lines = next.lines();
         }
+        Ok(next)
     }
 
     /// The marked cells plus everything the marked flaming skulls blast, transitively (R4).

@@ -22,6 +22,14 @@ fn swap(token: &str) -> Swap {
     notation::parse_swap(token).expect("a swap")
 }
 
+/// The board after a swap, and the number of removal steps it took.
+fn swap_counting_steps(board: &Grid, token: &str) -> Result<(Grid, u32), SwapError> {
+    let mut steps = 0;
+    board
+        .swap_with(swap(token), |_, _| steps += 1)
+        .map(|after| (after, steps))
+}
+
 fn level_of(grid: Grid, move_limit: Option<u32>) -> Level {
     Level {
         name: "test".into(),
@@ -56,7 +64,7 @@ fn error_of(text: &str) -> LevelError {
 #[test]
 fn a_line_of_five_is_removed_and_spawns_nothing() {
     let board = grid(&["__r_____", "rrbrr___"]);
-    let (after, steps) = board.swap_counting_steps(swap("6,2,D")).unwrap();
+    let (after, steps) = swap_counting_steps(&board, "6,2,D").unwrap();
     assert_eq!(after, grid(&["__b_____"]));
     assert_eq!(steps, 1);
 }
@@ -65,7 +73,7 @@ fn a_line_of_five_is_removed_and_spawns_nothing() {
 fn an_l_shaped_double_line_is_removed_as_one_union() {
     // Moving the red into the corner completes row 7 (cols 2-4) and column 2 (rows 5-7).
     let board = grid(&["__r_____", "__r_____", "_rbrr___"]);
-    let (after, steps) = board.swap_counting_steps(swap("7,1,R")).unwrap();
+    let (after, steps) = swap_counting_steps(&board, "7,1,R").unwrap();
     assert_eq!(after, grid(&["_b______"]));
     assert_eq!(steps, 1);
 }
@@ -92,7 +100,7 @@ fn a_cascade_of_three_levels() {
     let board = grid(&[
         "b_______", "g_______", "rrcr____", "gpyp____", "gypy____", "bpyp____", "bypy____",
     ]);
-    let (after, steps) = board.swap_counting_steps(swap("3,3,L")).unwrap();
+    let (after, steps) = swap_counting_steps(&board, "3,3,L").unwrap();
     assert_eq!(steps, 3);
     assert_eq!(
         after,
@@ -146,7 +154,7 @@ fn small_case_line_of_five() {
 #[test]
 fn small_case_two_lines_then_a_cascade() {
     let board = grid(&["_rr_____", "_yrr____", "yryr____"]);
-    let (after, steps) = board.swap_counting_steps(swap("6,1,D")).unwrap();
+    let (after, steps) = swap_counting_steps(&board, "6,1,D").unwrap();
     assert!(after.is_empty());
     assert_eq!(steps, 2);
 }
