@@ -206,7 +206,7 @@ impl<'a, P: Space> Search<'a, P> {
             Expansion::Full
         };
         let hasher = StateHasher::default();
-        bucket.par_sort_by_cached_key(|&(s, _, priority)| (priority, hasher.hash_one(s)));
+        bucket.par_sort_unstable_by_key(|&(s, _, priority)| (priority, hasher.hash_one(s)));
         let (mut done, mut size) = (0, 1024);
         while done < bucket.len() {
             let end = (done + size).min(bucket.len());

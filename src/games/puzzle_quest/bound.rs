@@ -30,6 +30,8 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 /// Columns of a board.
 const COLUMNS: usize = 8;
 /// Vectors of capped column counts: 2 bits per column.
@@ -176,14 +178,17 @@ impl Tables {
             .map(|v| if is_valid(&counts(v)) { 0 } else { NEVER })
             .collect();
         predecessors.settle(&mut none);
-        let mut one = vec![[NEVER; COLUMNS]; VECTORS];
-        for x in 0..COLUMNS {
-            let mut with_blast = after_blast(&none, x);
-            predecessors.settle(&mut with_blast);
-            for (row, d) in one.iter_mut().zip(with_blast) {
-                row[x] = d;
-            }
-        }
+        let by_column: Vec<Vec<u8>> = (0..COLUMNS)
+            .into_par_iter()
+            .map(|x| {
+                let mut with_blast = after_blast(&none, x);
+                predecessors.settle(&mut with_blast);
+                with_blast
+            })
+            .collect();
+        let one = (0..VECTORS)
+            .map(|v| std::array::from_fn(|x| by_column[x][v]))
+            .collect();
         Tables { none, one }
     }
 
