@@ -8,6 +8,13 @@
 //! thread timing.
 //!
 //! Memory per state: one (state, parent) bucket of the map plus its place in a frontier vector.
+//! The estimate reaches the [`SearchControl`] after every chunk, the part of the next layer built
+//! so far included, so that a memory budget stops a large layer while it grows.
+//!
+//! With a move budget ([`Space::max_depth`]) the layer at the bound is searched for goals only:
+//! nothing else of it is stored.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -38,10 +45,16 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
             return SearchOutcome::Stopped(limit);
         }
         depth += 1;
+        let max_depth = space.max_depth().map(u64::from);
+        if max_depth.is_some_and(|max| depth > max) {
+            return SearchOutcome::Exhausted;
+        }
         ctl.set_depth(depth);
-        let (next, goal) = expand_layer(space, &visited, &scratch, &frontier, ctl, |s| {
-            space.is_goal(s)
-        });
+        let is_goal = |s: &P::State| space.is_goal(s);
+        let last_layer = max_depth == Some(depth);
+        let (next, goal) = expand_layer(
+            space, &visited, &scratch, &frontier, ctl, is_goal, last_layer,
+        );
         ctl.set_bytes(visited.bytes() + layer_bytes(&frontier) + layer_bytes(&next));
         if let Some(goal) = goal {
             return SearchOutcome::Found(visited.path_to(goal, |&parent| parent));
@@ -61,7 +74,8 @@ pub(crate) fn layer_bytes<S>(layer: &Layer<S>) -> u64 {
 
 /// Expands every state of `frontier` in parallel: stores each new successor in `visited` with
 /// its parent and returns them as the next layer, with the first new state (in layer order)
-/// for which `is_target` holds. Stops early, with a partial layer, once `ctl` is stopped.
+/// for which `is_target` holds; with `targets_only`, the other successors are not stored. Stops
+/// early, with a partial layer, once `ctl` is stopped.
 pub(crate) fn expand_layer<P: Space>(
     space: &P,
     visited: &Visited<P::State, P::State>,
@@ -69,14 +83,21 @@ pub(crate) fn expand_layer<P: Space>(
     frontier: &Layer<P::State>,
     ctl: &SearchControl,
     is_target: impl Fn(&P::State) -> bool + Sync,
+    targets_only: bool,
 ) -> (Layer<P::State>, Option<P::State>) {
     let chunk = chunk_size(frontier.len());
+    let frontier_bytes = layer_bytes(frontier);
+    let built = AtomicU64::new(0);
     let expand = |chunk: &[(P::State, P::State)]| {
         if ctl.is_stopped() {
             return (Vec::new(), None);
         }
-        let result = scratch.with(|s| expand_chunk(space, visited, chunk, s, &is_target));
+        let result =
+            scratch.with(|s| expand_chunk(space, visited, chunk, s, (&is_target, targets_only)));
         ctl.add(result.0.len() as u64, chunk.len() as u64);
+        let part = layer_bytes(&result.0);
+        let built = built.fetch_add(part, Ordering::Relaxed) + part;
+        ctl.set_bytes(visited.bytes() + frontier_bytes + built);
         // Sets the shared stop flag that the other workers poll.
         let _ = ctl.check();
         result
@@ -107,13 +128,16 @@ fn expand_chunk<P: Space>(
     visited: &Visited<P::State, P::State>,
     chunk: &[(P::State, P::State)],
     Scratch { successors, batch }: &mut Scratch<P::State, P::State>,
-    is_target: impl Fn(&P::State) -> bool,
+    (is_target, targets_only): (impl Fn(&P::State) -> bool, bool),
 ) -> ChunkResult<P::State> {
     for (state, parent) in chunk {
         successors.clear();
         space.successors(state, Some(parent).filter(|p| *p != state), successors);
         for &next in successors.iter() {
-            batch.push(space.canonical(next), *state, 0);
+            let next = space.canonical(next);
+            if !targets_only || is_target(&next) {
+                batch.push(next, *state, 0);
+            }
         }
     }
     let mut new_states = Vec::with_capacity(chunk.len());

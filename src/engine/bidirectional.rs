@@ -68,10 +68,16 @@ pub fn bidirectional<P: Space>(
             return SearchOutcome::Exhausted;
         }
         side.depth += 1;
-        let (next, meeting) =
-            expand_layer(space, &side.visited, &scratch, &side.frontier, ctl, |s| {
-                other.visited.get(s).is_some()
-            });
+        let meets_other = |s: &P::State| other.visited.get(s).is_some();
+        let (next, meeting) = expand_layer(
+            space,
+            &side.visited,
+            &scratch,
+            &side.frontier,
+            ctl,
+            meets_other,
+            false,
+        );
         side.frontier = next;
         ctl.set_depth(forward.depth + backward.depth);
         ctl.set_bytes(forward.bytes() + backward.bytes());

@@ -5,7 +5,8 @@
 //! and statistics. A game never sees a thread.
 //!
 //! - [`bfs`]: parallel level-synchronous frontier breadth-first search (optimal for unit moves).
-//! - [`astar`]: parallel best-first search in f-layers for spaces with an admissible heuristic.
+//! - [`astar`]: parallel best-first search in f-layers for spaces with an admissible heuristic,
+//!   and its variant that expands the likeliest last-move states first.
 //! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
 
@@ -59,6 +60,22 @@ pub trait Space: Sync {
     #[inline]
     fn heuristic(&self, _state: &Self::State) -> Option<u32> {
         Some(0)
+    }
+
+    /// Among the states [`astar::ordered_astar`] may find one move from a goal, those with
+    /// smaller values are expanded first (see there); the other searches ignore it. Default: 0.
+    #[inline]
+    fn tiebreak(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
+    /// The most moves a solution may have (a move budget), or `None` for no bound. [`bfs`] and
+    /// [`astar`] stop, `Exhausted`, before expanding anything that could only lead to longer
+    /// solutions: [`bfs`] after layer `max_depth`, [`astar`] before the first f above it; and
+    /// of the states `max_depth` moves from the start they keep only the goals. [`bidirectional`]
+    /// ignores it. Default: `None`.
+    fn max_depth(&self) -> Option<u32> {
+        None
     }
 }
 

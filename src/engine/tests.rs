@@ -3,8 +3,8 @@
 
 use rayon::ThreadPoolBuilder;
 
-use super::astar::astar;
-use super::bfs::{bfs, count_reachable};
+use super::astar::{self, astar};
+use super::bfs::{self, bfs, count_reachable};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
 use super::{Limit, SearchControl, SearchOutcome, Space};
@@ -206,4 +206,99 @@ fn the_start_can_be_the_goal() {
             SearchOutcome::Found(vec![space.goal])
         );
     }
+}
+
+/// States 0..=10 on a line, each move +1 or +2; the goal is 10 (5 moves at best).
+struct Line {
+    max_depth: Option<u32>,
+}
+
+impl Space for Line {
+    type State = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+        out.extend([state + 1, state + 2].into_iter().filter(|&s| s <= 10));
+    }
+    fn is_goal(&self, state: &u32) -> bool {
+        *state == 10
+    }
+    fn heuristic(&self, state: &u32) -> Option<u32> {
+        Some((10 - state).div_ceil(2))
+    }
+    fn max_depth(&self) -> Option<u32> {
+        self.max_depth
+    }
+}
+
+fn moves(outcome: SearchOutcome<u32>) -> Option<usize> {
+    match outcome {
+        SearchOutcome::Found(path) => Some(path.len() - 1),
+        SearchOutcome::Exhausted => None,
+        SearchOutcome::Stopped(limit) => panic!("stopped: {limit}"),
+    }
+}
+
+/// From the start (5000) every state 0..5000 is one move away; only 4321 leads on, to the
+/// goal (5001).
+struct Wide {
+    prefer: bool,
+}
+
+impl Space for Wide {
+    type State = u32;
+    fn start(&self) -> u32 {
+        5000
+    }
+    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+        match *state {
+            5000 => out.extend(0..5000),
+            4321 => out.push(5001),
+            _ => {}
+        }
+    }
+    fn is_goal(&self, state: &u32) -> bool {
+        *state == 5001
+    }
+    fn heuristic(&self, state: &u32) -> Option<u32> {
+        Some(u32::from(*state != 5001))
+    }
+    fn tiebreak(&self, state: &u32) -> u32 {
+        u32::from(self.prefer && *state != 4321)
+    }
+}
+
+#[test]
+fn ordered_astar_expands_the_preferred_states_first_and_stops_at_a_goal() {
+    let preferred = SearchControl::unlimited();
+    let outcome = astar::ordered_astar(&Wide { prefer: true }, &preferred);
+    assert_eq!(moves(outcome), Some(2));
+    // The start twice (at f = 1 its successors, at f = 2, are deferred), then the first
+    // wave of 1024 states of the last bucket.
+    assert_eq!(preferred.expanded(), 2 + 1024);
+    // Plain A* expands the whole bucket.
+    let plain = SearchControl::unlimited();
+    assert_eq!(moves(astar::astar(&Wide { prefer: true }, &plain)), Some(2));
+    assert_eq!(plain.expanded(), 1 + 5000);
+}
+
+#[test]
+fn a_depth_bound_keeps_solutions_within_it_and_excludes_longer_ones() {
+    for search in [
+        bfs::bfs::<Line>,
+        astar::astar::<Line>,
+        astar::ordered_astar::<Line>,
+    ] {
+        for (max_depth, expected) in [(None, Some(5)), (Some(5), Some(5)), (Some(4), None)] {
+            let ctl = SearchControl::unlimited();
+            assert_eq!(moves(search(&Line { max_depth }, &ctl)), expected);
+        }
+    }
+    // Bounded at 2 moves, BFS stores the start and layer 1 (states 1 and 2) and of layer
+    // 2 only goals (none).
+    let ctl = SearchControl::unlimited();
+    let bounded = Line { max_depth: Some(2) };
+    assert_eq!(moves(bfs::bfs(&bounded, &ctl)), None);
+    assert_eq!(ctl.states(), 3);
 }

@@ -1,0 +1,76 @@
+//! The swap notation `r,c,D` (spec §3): reading it, the checker that replays it on the reference
+//! simulator, and turning a search path back into swaps.
+
+use super::level::Level;
+use super::rules::{Dir, Grid, SIDE, Swap, SwapError};
+
+/// Reads one `r,c,D` token.
+pub fn parse_swap(token: &str) -> Result<Swap, String> {
+    let expected = || format!("`{token}` is not a swap (expected row,col,D with D one of U D L R)");
+    let mut parts = token.split(',');
+    let (Some(row), Some(col), Some(dir), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(expected());
+    };
+    let number = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_digit() || b == b'-')
+            .then(|| s.parse::<i32>().ok())
+            .flatten()
+    };
+    let mut letters = dir.chars();
+    match (number(row), number(col), letters.next(), letters.next()) {
+        (Some(row), Some(col), Some(letter), None) => Dir::from_letter(letter)
+            .map(|dir| Swap { row, col, dir })
+            .ok_or_else(expected),
+        _ => Err(expected()),
+    }
+}
+
+/// Replays a solution with the reference rules alone and returns its swap count: every token
+/// must parse, name a gem on the board with its neighbour on the board, and make a legal swap;
+/// the swaps must not exceed the board's limit; the board must end empty.
+pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
+    let mut grid = level.grid;
+    let mut swaps = 0;
+    for (index, token) in solution.split_whitespace().enumerate() {
+        let n = index + 1;
+        let swap = parse_swap(token).map_err(|why| format!("move {n}: {why}"))?;
+        if let Some(limit) = level
+            .move_limit
+            .filter(|&limit| n as u64 > u64::from(limit))
+        {
+            return Err(format!(
+                "move {n} ({swap}): the board allows at most {limit} swaps"
+            ));
+        }
+        grid = grid.swap(swap).map_err(|why| match why {
+            SwapError::NoGem => format!("move {n} ({swap}): no gem at {},{}", swap.row, swap.col),
+            other => format!("move {n} ({swap}): {other}"),
+        })?;
+        swaps += 1;
+    }
+    match grid.gem_count() {
+        0 => Ok(swaps),
+        left => Err(format!(
+            "board not cleared: {left} gems left after {swaps} swaps"
+        )),
+    }
+}
+
+/// The swap that turns `grid` into a board `reaches` accepts, in reading order of the moved
+/// gem and then D, R, U, L (so gem–gem swaps are written from the upper or left gem).
+pub fn find_swap(grid: &Grid, reaches: impl Fn(&Grid) -> bool) -> Option<(Swap, Grid)> {
+    (0..SIDE as i32)
+        .flat_map(|row| (0..SIDE as i32).map(move |col| (row, col)))
+        .flat_map(|(row, col)| {
+            [Dir::Down, Dir::Right, Dir::Up, Dir::Left].map(|dir| Swap { row, col, dir })
+        })
+        .find_map(|swap| {
+            grid.swap(swap)
+                .ok()
+                .filter(|next| reaches(next))
+                .map(|next| (swap, next))
+        })
+}
