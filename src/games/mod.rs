@@ -4,6 +4,7 @@
 //! both the search and `check`), packs states for the engine and reads and writes its notation.
 //! It knows nothing about threads: its search runs through [`crate::engine`].
 
+pub mod ice_tower;
 pub mod sliding_blocks;
 
 use std::fmt;

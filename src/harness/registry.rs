@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::results::{Row, Status};
 use crate::engine::SearchControl;
+use crate::games::ice_tower::IceTower;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Source, Verdict};
 
@@ -34,7 +35,7 @@ fn entry<G: Game>() -> GameEntry {
 
 /// Every game frontier can solve.
 pub fn games() -> Vec<GameEntry> {
-    vec![entry::<SlidingBlocks>()]
+    vec![entry::<SlidingBlocks>(), entry::<IceTower>()]
 }
 
 /// The entry of one game, or why there is none.

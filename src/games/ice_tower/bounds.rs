@@ -1,0 +1,146 @@
+//! Lower bounds and dead states for the A* search of levels without arrows.
+//!
+//! **Relaxed pushes.** A block at cell x may be pushed towards d when x − d is a cell the
+//! magician could ever stand on and x + d is open; in the relaxation it may then stop on any
+//! cell of its ray (some block might be there to stop it) and it passes fires (they might be out
+//! by then) but a regular block never crosses a recycler. Every real push is such a relaxed
+//! push, so the relaxed push distance from a block's cell to a fire never overestimates the
+//! pushes of that block before it puts the fire out, and one real push lowers it by at most 1.
+//!
+//! **Dead states** ([`Bounds::estimate`] returns `None`): a burning fire that no remaining block
+//! can ever reach, or more fires that only regular ice can reach than regular blocks that can
+//! reach any fire (a block that can reach no burning fire counts as gone).
+//!
+//! **The bound.** Fires no golden block can reach must each be put out by a distinct regular
+//! block, whose pushes are its own: the sum of the smallest relaxed costs (each block's distance
+//! to its nearest burning fire) over that many regular blocks. The fires some golden block can
+//! reach need at least one more push. Admissible, and consistent: a push moves one block (its
+//! cost drops by at most 1), a regular block that melts had cost 1 and takes one fire with it,
+//! and a golden block only ever loses reach, which moves fires to the regular-only count.
+
+use super::bits::Bits;
+use super::board::Board;
+use super::rules::Dir;
+
+/// Relaxed distances kept per cell as sets; longer ones count as `LEVELS + 1`.
+const LEVELS: usize = 6;
+
+/// Unreachable in the relaxation.
+pub const NEVER: u8 = u8::MAX;
+
+pub struct Bounds<const N: usize> {
+    /// Per cell, per k < LEVELS: fires (by index) a regular block there can put out within
+    /// k + 1 relaxed pushes.
+    near_regular: Vec<[Bits<N>; LEVELS]>,
+    /// Per cell: fires a regular block there can ever put out.
+    reach_regular: Vec<Bits<N>>,
+    /// Per cell: fires a golden block there can ever put out.
+    reach_golden: Vec<Bits<N>>,
+}
+
+impl<const N: usize> Bounds<N> {
+    pub fn new(board: &Board<N>, fire_cell: &[u8]) -> Bounds<N> {
+        let sets = |golden: bool| -> Vec<Vec<u8>> {
+            (0..board.num.bits)
+                .map(|start| {
+                    let dist = relaxed_distances(board, start, golden);
+                    fire_cell.iter().map(|&f| dist[f as usize]).collect()
+                })
+                .collect()
+        };
+        let regular = sets(false);
+        let golden = sets(true);
+        let within = |d: &[u8], limit: u8| {
+            let mut s = Bits::EMPTY;
+            for (j, &dj) in d.iter().enumerate() {
+                if dj <= limit {
+                    s.set(j);
+                }
+            }
+            s
+        };
+        Bounds {
+            near_regular: regular
+                .iter()
+                .map(|d| std::array::from_fn(|k| within(d, k as u8 + 1)))
+                .collect(),
+            reach_regular: regular.iter().map(|d| within(d, NEVER - 1)).collect(),
+            reach_golden: golden.iter().map(|d| within(d, NEVER - 1)).collect(),
+        }
+    }
+
+    /// A lower bound on the pushes left, or `None` for a dead state. `fires` holds the burning
+    /// fires by index.
+    #[inline]
+    pub fn estimate(&self, regular: &Bits<N>, golden: &Bits<N>, fires: &Bits<N>) -> Option<u32> {
+        if fires.is_empty() {
+            return Some(0);
+        }
+        let mut golden_reach = Bits::EMPTY;
+        for g in golden.ones() {
+            golden_reach = golden_reach | self.reach_golden[g];
+        }
+        let golden_reach = golden_reach & *fires;
+        let mut reached = golden_reach;
+        // How many useful regular blocks have each relaxed cost.
+        let mut blocks_at_cost = [0u32; LEVELS + 2];
+        for b in regular.ones() {
+            let reach = self.reach_regular[b] & *fires;
+            if reach.is_empty() {
+                continue;
+            }
+            reached = reached | reach;
+            let cost = (0..LEVELS)
+                .find(|&k| self.near_regular[b][k].intersects(fires))
+                .map_or(LEVELS + 1, |k| k + 1);
+            blocks_at_cost[cost] += 1;
+        }
+        if !fires.minus(reached).is_empty() {
+            return None;
+        }
+        let mut needed = fires.minus(golden_reach).count();
+        let mut h = 0;
+        for (cost, &count) in blocks_at_cost.iter().enumerate().skip(1) {
+            let take = needed.min(count);
+            h += take * cost as u32;
+            needed -= take;
+        }
+        if needed > 0 {
+            return None;
+        }
+        Some(h + u32::from(!golden_reach.is_empty()))
+    }
+}
+
+/// Relaxed push distances from `start` to every cell for a regular or a golden block.
+pub fn relaxed_distances<const N: usize>(board: &Board<N>, start: usize, golden: bool) -> Vec<u8> {
+    let num = &board.num;
+    let mut dist = vec![NEVER; num.bits];
+    if !board.open.has(start) || (!golden && board.recyclers.has(start)) {
+        return dist;
+    }
+    dist[start] = 0;
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(x) = queue.pop_front() {
+        for dir in Dir::ALL {
+            if !num
+                .step(x, dir.opposite())
+                .is_some_and(|p| board.standable.has(p))
+            {
+                continue;
+            }
+            let mut y = x;
+            while let Some(next) = num.step(y, dir).filter(|&n| board.open.has(n)) {
+                if !golden && board.recyclers.has(next) {
+                    break;
+                }
+                y = next;
+                if dist[y] == NEVER {
+                    dist[y] = dist[x] + 1;
+                    queue.push_back(y);
+                }
+            }
+        }
+    }
+    dist
+}

@@ -1,0 +1,1 @@
+//! Unit tests of the Ice Tower rules, parser, notation and search.
