@@ -11,12 +11,18 @@
 //! can ever reach, or more fires that only regular ice can reach than regular blocks that can
 //! reach any fire (a block that can reach no burning fire counts as gone).
 //!
-//! **The bound.** Fires no golden block can reach must each be put out by a distinct regular
-//! block, whose pushes are its own: the sum of the smallest relaxed costs (each block's distance
-//! to its nearest burning fire) over that many regular blocks. The fires some golden block can
-//! reach need at least one more push. Admissible, and consistent: a push moves one block (its
-//! cost drops by at most 1), a regular block that melts had cost 1 and takes one fire with it,
-//! and a golden block only ever loses reach, which moves fires to the regular-only count.
+//! **The bound** adds two counts of disjoint sets of pushes. Fires no golden block can reach
+//! must each be put out by a distinct regular block, whose pushes are its own and put out
+//! nothing before its last one: the sum of the smallest relaxed costs (each block's distance
+//! to its nearest burning fire) over that many regular blocks. The other burning fires are put
+//! out by pushes that each cover one line (a slide stays in one maximal row or column segment
+//! between walls): at least the minimum number of segments covering them, which by König's
+//! theorem is a maximum matching between row and column segments with the fires as edges.
+//! Admissible, and consistent: a push moves one block (its cost drops by at most 1), a regular
+//! block that melts had cost 1 and takes one fire with it, one push covers one line (the
+//! line count drops by at most 1), and a golden block only ever loses reach, which moves
+//! fires from the line count (each worth at most 1 there) to the regular-only count (each
+//! worth at least 1 there).
 
 use super::bits::Bits;
 use super::board::Board;
@@ -36,6 +42,9 @@ pub struct Bounds<const N: usize> {
     reach_regular: Vec<Bits<N>>,
     /// Per cell: fires a golden block there can ever put out.
     reach_golden: Vec<Bits<N>>,
+    /// Per fire: its row segment and column segment, numbered among the segments that hold
+    /// fires (at most 64 of each; `None` with more than 64 fires, then one line stands for all).
+    segments: Option<Vec<(u8, u8)>>,
 }
 
 impl<const N: usize> Bounds<N> {
@@ -66,7 +75,33 @@ impl<const N: usize> Bounds<N> {
                 .collect(),
             reach_regular: regular.iter().map(|d| within(d, NEVER - 1)).collect(),
             reach_golden: golden.iter().map(|d| within(d, NEVER - 1)).collect(),
+            segments: fire_segments(board, fire_cell),
         }
+    }
+
+    /// The fewest row or column segments that cover `fires` (a maximum matching between
+    /// row and column segments, Kuhn's augmenting paths on bit masks).
+    #[inline]
+    pub fn line_cover(&self, fires: &Bits<N>) -> u32 {
+        let Some(segments) = &self.segments else {
+            return u32::from(!fires.is_empty());
+        };
+        let mut columns_of = [0u64; 64];
+        let mut rows = 0u64;
+        for j in fires.ones() {
+            let (r, c) = segments[j];
+            columns_of[r as usize] |= 1 << c;
+            rows |= 1 << r;
+        }
+        let mut row_of_column = [u8::MAX; 64];
+        let mut cover = 0;
+        while rows != 0 {
+            let r = rows.trailing_zeros() as u8;
+            rows &= rows - 1;
+            let mut seen = 0u64;
+            cover += u32::from(augment(r, &columns_of, &mut row_of_column, &mut seen));
+        }
+        cover
     }
 
     /// A lower bound on the pushes left, or `None` for a dead state. `fires` holds the burning
@@ -108,8 +143,61 @@ impl<const N: usize> Bounds<N> {
         if needed > 0 {
             return None;
         }
-        Some(h + u32::from(!golden_reach.is_empty()))
+        Some(h + self.line_cover(&golden_reach))
     }
+}
+
+/// Finds an augmenting path from row segment `r`.
+fn augment(r: u8, columns_of: &[u64; 64], row_of_column: &mut [u8; 64], seen: &mut u64) -> bool {
+    let mut candidates = columns_of[r as usize] & !*seen;
+    while candidates != 0 {
+        let c = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        *seen |= 1 << c;
+        let owner = row_of_column[c];
+        if owner == u8::MAX || augment(owner, columns_of, row_of_column, seen) {
+            row_of_column[c] = r;
+            return true;
+        }
+    }
+    false
+}
+
+/// Each fire's row and column segment (maximal runs of open cells), numbered among the
+/// segments that hold fires; `None` with more than 64 fires.
+fn fire_segments<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Option<Vec<(u8, u8)>> {
+    if fire_cell.len() > 64 {
+        return None;
+    }
+    let num = &board.num;
+    // A segment is named by its first cell: walk back while the cell before is open.
+    let start = |mut cell: usize, back: Dir| {
+        while let Some(prev) = num.step(cell, back).filter(|&p| board.open.has(p)) {
+            cell = prev;
+        }
+        cell
+    };
+    let mut row_ids: Vec<usize> = Vec::new();
+    let mut column_ids: Vec<usize> = Vec::new();
+    let id = |ids: &mut Vec<usize>, first: usize| match ids.iter().position(|&f| f == first) {
+        Some(i) => i as u8,
+        None => {
+            ids.push(first);
+            (ids.len() - 1) as u8
+        }
+    };
+    Some(
+        fire_cell
+            .iter()
+            .map(|&f| {
+                let f = f as usize;
+                (
+                    id(&mut row_ids, start(f, Dir::Left)),
+                    id(&mut column_ids, start(f, Dir::Up)),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// Relaxed push distances from `start` to every cell for a regular or a golden block.

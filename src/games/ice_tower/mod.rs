@@ -58,16 +58,27 @@ impl Game for IceTower {
     }
 
     fn solve(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
-        let words = key_layout(puzzle).words();
-        macro_rules! by_key_words {
-            ($($k:literal)*) => {
-                match words {
-                    $(w if w <= $k => solve_with::<$k>(puzzle, ctl),)*
-                    _ => unreachable!("a 20x14 level needs at most 12 key words"),
+        let keys = key_layout(puzzle);
+        if puzzle.grid.has_arrows() {
+            // Arrow levels are small: one board size, three key sizes.
+            return match keys.words() {
+                1..=2 => solve_arrows::<2>(puzzle, ctl),
+                3..=4 => solve_arrows::<4>(puzzle, ctl),
+                _ => solve_arrows::<13>(puzzle, ctl),
+            };
+        }
+        // Board words N and key words K: K lies in N..=3N+1 (a key holds the regular ice as a
+        // board set and at most two more board-sized fields), so four sizes per N cover all.
+        let (n, k) = (Numbering::new(&puzzle.grid).words(), keys.words());
+        macro_rules! by_size {
+            ($(($n:literal, $($k:literal)*))*) => {
+                match (n, k) {
+                    $($((n, k) if n == $n && k <= $k => solve_packed::<$n, $k>(puzzle, ctl),)*)*
+                    _ => unreachable!("a 20x14 level needs at most 4 board words"),
                 }
             };
         }
-        by_key_words!(1 2 3 4 6 12)
+        by_size!((1, 1 2 3 4) (2, 2 3 4 7) (3, 3 4 5 10) (4, 4 5 6 13))
     }
 
     fn check(puzzle: &Puzzle, solution: &str) -> Result<Verdict, String> {
@@ -93,15 +104,16 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
     KeyLayout::new(&num, golden, fires)
 }
 
-/// Optimal A* with `K`-word keys: the fast space without arrows, the simulator's with them.
-fn solve_with<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
-    if puzzle.grid.has_arrows() {
-        let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
-        answer(astar(&space, ctl), |path| space.pushes_of(path))
-    } else {
-        let space = IceSpace::<MAX_WORDS, K>::new(puzzle);
-        answer(astar(&space, ctl), |path| space.pushes_of(path))
-    }
+/// Optimal A* over the packed space with `N`-word boards and `K`-word keys.
+fn solve_packed<const N: usize, const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
+    let space = IceSpace::<N, K>::new(puzzle);
+    answer(astar(&space, ctl), |path| space.pushes_of(path))
+}
+
+/// Optimal A* over the simulator's space, the magician's exact cell kept (X8).
+fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
+    let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
+    answer(astar(&space, ctl), |path| space.pushes_of(path))
 }
 
 /// The answer of a search outcome, its path written as pushes.
