@@ -186,6 +186,96 @@ impl<const N: usize> Iterator for Ones<N> {
     }
 }
 
+/// A set of fire indices: a plain `u64` when a level has at most 64 fires (every bound then
+/// works on single words), else a [`Bits`].
+pub trait FireSet: Copy + PartialEq + Send + Sync + 'static {
+    const EMPTY: Self;
+    fn insert(&mut self, j: usize);
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn minus(self, other: Self) -> Self;
+    fn is_empty(&self) -> bool;
+    fn count(&self) -> u32;
+    fn intersects(&self, other: &Self) -> bool;
+    /// Calls `f` with every index, in increasing order.
+    fn for_each(self, f: impl FnMut(usize));
+}
+
+impl FireSet for u64 {
+    const EMPTY: Self = 0;
+    #[inline]
+    fn insert(&mut self, j: usize) {
+        *self |= 1 << j;
+    }
+    #[inline]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline]
+    fn minus(self, other: Self) -> Self {
+        self & !other
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        *self == 0
+    }
+    #[inline]
+    fn count(&self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn intersects(&self, other: &Self) -> bool {
+        self & other != 0
+    }
+    #[inline]
+    fn for_each(mut self, mut f: impl FnMut(usize)) {
+        while self != 0 {
+            f(self.trailing_zeros() as usize);
+            self &= self - 1;
+        }
+    }
+}
+
+impl<const N: usize> FireSet for Bits<N> {
+    const EMPTY: Self = Bits([0; N]);
+    #[inline]
+    fn insert(&mut self, j: usize) {
+        self.set(j);
+    }
+    #[inline]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline]
+    fn minus(self, other: Self) -> Self {
+        Bits::minus(self, other)
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        Bits::is_empty(self)
+    }
+    #[inline]
+    fn count(&self) -> u32 {
+        Bits::count(self)
+    }
+    #[inline]
+    fn intersects(&self, other: &Self) -> bool {
+        Bits::intersects(self, other)
+    }
+    #[inline]
+    fn for_each(self, f: impl FnMut(usize)) {
+        self.ones().for_each(f);
+    }
+}
+
 /// A packed search state: `K` words holding bit fields (see `space::KeyLayout`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Key<const K: usize>(pub [u64; K]);

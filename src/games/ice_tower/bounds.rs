@@ -24,7 +24,7 @@
 //! fires from the line count (each worth at most 1 there) to the regular-only count (each
 //! worth at least 1 there).
 
-use super::bits::Bits;
+use super::bits::{Bits, FireSet};
 use super::board::Board;
 use super::rules::Dir;
 
@@ -34,21 +34,22 @@ const LEVELS: usize = 6;
 /// Unreachable in the relaxation.
 pub const NEVER: u8 = u8::MAX;
 
-pub struct Bounds<const N: usize> {
-    /// Per cell, per k < LEVELS: fires (by index) a regular block there can put out within
-    /// k + 1 relaxed pushes.
-    near_regular: Vec<[Bits<N>; LEVELS]>,
+/// The tables of the bound, with fire sets of type `F` (indices of the fires of the start).
+pub struct Bounds<F> {
+    /// Per cell, per k < LEVELS: fires a regular block there can put out within k + 1 relaxed
+    /// pushes.
+    near_regular: Vec<[F; LEVELS]>,
     /// Per cell: fires a regular block there can ever put out.
-    reach_regular: Vec<Bits<N>>,
+    reach_regular: Vec<F>,
     /// Per cell: fires a golden block there can ever put out.
-    reach_golden: Vec<Bits<N>>,
+    reach_golden: Vec<F>,
     /// Per fire: its row segment and column segment, numbered among the segments that hold
     /// fires (at most 64 of each; `None` with more than 64 fires, then one line stands for all).
     segments: Option<Vec<(u8, u8)>>,
 }
 
-impl<const N: usize> Bounds<N> {
-    pub fn new(board: &Board<N>, fire_cell: &[u8]) -> Bounds<N> {
+impl<F: FireSet> Bounds<F> {
+    pub fn new<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Bounds<F> {
         let sets = |golden: bool| -> Vec<Vec<u8>> {
             (0..board.num.bits)
                 .map(|start| {
@@ -60,10 +61,10 @@ impl<const N: usize> Bounds<N> {
         let regular = sets(false);
         let golden = sets(true);
         let within = |d: &[u8], limit: u8| {
-            let mut s = Bits::EMPTY;
+            let mut s = F::EMPTY;
             for (j, &dj) in d.iter().enumerate() {
                 if dj <= limit {
-                    s.set(j);
+                    s.insert(j);
                 }
             }
             s
@@ -82,17 +83,17 @@ impl<const N: usize> Bounds<N> {
     /// The fewest row or column segments that cover `fires` (a maximum matching between
     /// row and column segments, Kuhn's augmenting paths on bit masks).
     #[inline]
-    pub fn line_cover(&self, fires: &Bits<N>) -> u32 {
-        let Some(segments) = &self.segments else {
+    pub fn line_cover(&self, fires: F) -> u32 {
+        let Some(segments) = self.segments.as_ref().filter(|_| !fires.is_empty()) else {
             return u32::from(!fires.is_empty());
         };
         let mut columns_of = [0u64; 64];
         let mut rows = 0u64;
-        for j in fires.ones() {
+        fires.for_each(|j| {
             let (r, c) = segments[j];
             columns_of[r as usize] |= 1 << c;
             rows |= 1 << r;
-        }
+        });
         let mut row_of_column = [u8::MAX; 64];
         let mut cover = 0;
         while rows != 0 {
@@ -107,26 +108,31 @@ impl<const N: usize> Bounds<N> {
     /// A lower bound on the pushes left, or `None` for a dead state. `fires` holds the burning
     /// fires by index.
     #[inline]
-    pub fn estimate(&self, regular: &Bits<N>, golden: &Bits<N>, fires: &Bits<N>) -> Option<u32> {
+    pub fn estimate<const N: usize>(
+        &self,
+        regular: &Bits<N>,
+        golden: &Bits<N>,
+        fires: F,
+    ) -> Option<u32> {
         if fires.is_empty() {
             return Some(0);
         }
-        let mut golden_reach = Bits::EMPTY;
+        let mut golden_reach = F::EMPTY;
         for g in golden.ones() {
-            golden_reach = golden_reach | self.reach_golden[g];
+            golden_reach = golden_reach.or(self.reach_golden[g]);
         }
-        let golden_reach = golden_reach & *fires;
+        let golden_reach = golden_reach.and(fires);
         let mut reached = golden_reach;
         // How many useful regular blocks have each relaxed cost.
         let mut blocks_at_cost = [0u32; LEVELS + 2];
         for b in regular.ones() {
-            let reach = self.reach_regular[b] & *fires;
+            let reach = self.reach_regular[b].and(fires);
             if reach.is_empty() {
                 continue;
             }
-            reached = reached | reach;
+            reached = reached.or(reach);
             let cost = (0..LEVELS)
-                .find(|&k| self.near_regular[b][k].intersects(fires))
+                .find(|&k| self.near_regular[b][k].intersects(&fires))
                 .map_or(LEVELS + 1, |k| k + 1);
             blocks_at_cost[cost] += 1;
         }
@@ -143,7 +149,7 @@ impl<const N: usize> Bounds<N> {
         if needed > 0 {
             return None;
         }
-        Some(h + self.line_cover(&golden_reach))
+        Some(h + self.line_cover(golden_reach))
     }
 }
 

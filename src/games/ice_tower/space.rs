@@ -13,12 +13,13 @@
 //! regular block rests or melts; a golden block stops before the first block only and puts out
 //! the burning fires it crosses. The successor key is the parent key with a few bits flipped.
 //!
-//! **The region id of a successor** is found without a flood fill in the common case of a
-//! regular push: the new region is the old one plus the freed cells (the block's cell, a put-out
+//! **The region id of a successor** is found without a flood fill in the common case: the new region is the old one plus the freed cells (the block's cell, a put-out
 //! fire) minus the cell where the block came to rest, provided the freed cells touch no walkable
 //! cell outside the old region and the resting cell is "simple" (its walkable neighbours stay
-//! connected through its ring of eight; [`Board::is_simple`]). Otherwise, and after every golden
-//! push, the region is flood-filled again. Tests compare every successor with the simulator.
+//! connected through its ring of eight; [`Board::is_simple`]). Golden ice gets the same rule
+//! when its path crosses no recycler (the freed cells are then joined to the push cell through
+//! the path). Otherwise the region is flood-filled again. Tests compare every successor with
+//! the simulator.
 
 use super::bits::{Bits, Key};
 use super::board::{Board, Numbering};
@@ -99,6 +100,12 @@ pub struct Unpacked<const N: usize> {
     pub magician: usize,
 }
 
+/// The bound's tables: single-word fire sets for levels with at most 64 fires.
+pub enum FireBounds<const N: usize> {
+    Narrow(Bounds<u64>),
+    Wide(Bounds<Bits<N>>),
+}
+
 /// One legal push found by an expansion, for the notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PushMove {
@@ -123,7 +130,7 @@ pub struct IceSpace<const N: usize, const K: usize> {
     pub fire_cell: Vec<u8>,
     /// The fire index of each board bit (`u8::MAX` where there is none).
     pub fire_index: Vec<u8>,
-    pub bounds: Bounds<N>,
+    pub bounds: FireBounds<N>,
     start: Key<K>,
 }
 
@@ -143,7 +150,11 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         }
         let keys = KeyLayout::new(&board.num, golden_count, fire_cell.len());
         assert!(keys.words() <= K, "the key fits {K} words");
-        let bounds = Bounds::new(&board, &fire_cell);
+        let bounds = if fire_cell.len() <= 64 {
+            FireBounds::Narrow(Bounds::new(&board, &fire_cell))
+        } else {
+            FireBounds::Wide(Bounds::new(&board, &fire_cell))
+        };
         let mut space = IceSpace {
             board,
             keys,
@@ -285,7 +296,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
                 occupied & board.toward(region, dir) & board.toward(free, dir.opposite());
             for block in pushable.ones() {
                 let next = if u.golden.has(block) {
-                    self.push_golden(key, &u, occupied, block, dir)
+                    self.push_golden(key, &u, occupied, walk, &region, block, dir)
                 } else {
                     self.push_regular(key, &u, occupied, walk, &region, block, dir)
                 };
@@ -317,7 +328,6 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         };
         let mut next = *key;
         next.flip(block);
-        let push_cell = self.back(block, dir);
         let mut opened = Bits::single(block);
         let mut touching = board.around[block];
         let mut closed = None;
@@ -333,36 +343,21 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             }
             Slide::Recycled => {}
         }
-        let mut walk_after = walk | opened;
-        let mut region_after = *region | opened;
-        let mut simple = true;
-        if let Some(end) = closed {
-            walk_after.clear(end);
-            if region_after.has(end) {
-                region_after.clear(end);
-                simple = board.is_simple(end, &walk_after);
-            }
-        }
-        let outside = (touching & walk_after).minus(region_after | opened);
-        let magician = if simple && outside.is_empty() {
-            region_after.lowest()
-        } else {
-            board.fill(Bits::single(push_cell), walk_after).lowest()
-        };
-        next.put(
-            self.keys.magician_offset,
-            8,
-            magician.expect("the push cell is walkable") as u64,
-        );
+        let magician =
+            self.region_id_after(walk, region, opened, touching, closed, block, dir, true);
+        next.put(self.keys.magician_offset, 8, magician as u64);
         next
     }
 
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn push_golden(
         &self,
         key: &Key<K>,
         u: &Unpacked<N>,
         occupied: Bits<N>,
+        walk: Bits<N>,
+        region: &Bits<N>,
         block: usize,
         dir: Dir,
     ) -> Key<K> {
@@ -379,21 +374,62 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         golden.clear(block);
         golden.set(end);
         self.put_golden(&mut next, &golden);
+        let mut touching = board.around[block];
         for fire in put_out.ones() {
             next.flip(self.keys.fires_offset + self.fire_index[fire] as usize);
+            touching = touching | board.around[fire];
         }
-        let mut occupied_after = occupied;
-        occupied_after.clear(block);
-        occupied_after.set(end);
-        let walk_after = board
-            .standable
-            .minus(occupied_after | u.burning.minus(put_out));
-        let magician = board
-            .fill(Bits::single(self.back(block, dir)), walk_after)
-            .lowest()
-            .expect("the push cell is walkable");
+        // The block's cell (unless it was a recycler) and the fires put out are free now;
+        // without a recycler on the way they are joined to the push cell through the path.
+        let mut opened = (put_out | Bits::single(block)) & board.standable;
+        opened.clear(end);
+        let closed = walk.has(end).then_some(end);
+        let joined = !(crossed | Bits::single(block)).intersects(&board.recyclers);
+        let magician =
+            self.region_id_after(walk, region, opened, touching, closed, block, dir, joined);
         next.put(self.keys.magician_offset, 8, magician as u64);
         next
+    }
+
+    /// The region id after a push of the block at `block` towards `dir` that made the cells of
+    /// `opened` walkable and the cell `closed` not, given the walkable cells and the region
+    /// before. Without a flood fill when it is safe: the opened cells are `joined` to the push
+    /// cell through the block's path, none of them touches (`touching`: their neighbours) a
+    /// walkable cell outside the old region, and the closed cell, if it was in the region, keeps
+    /// its walkable neighbours connected around it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn region_id_after(
+        &self,
+        walk: Bits<N>,
+        region: &Bits<N>,
+        opened: Bits<N>,
+        touching: Bits<N>,
+        closed: Option<usize>,
+        block: usize,
+        dir: Dir,
+        joined: bool,
+    ) -> usize {
+        let board = &self.board;
+        let mut walk_after = walk | opened;
+        let mut region_after = *region | opened;
+        let mut simple = joined;
+        if let Some(end) = closed {
+            walk_after.clear(end);
+            if region_after.has(end) {
+                region_after.clear(end);
+                simple &= board.is_simple(end, &walk_after);
+            }
+        }
+        let outside = (touching & walk_after).minus(region_after);
+        let region_id = if simple && outside.is_empty() {
+            region_after.lowest()
+        } else {
+            board
+                .fill(Bits::single(self.back(block, dir)), walk_after)
+                .lowest()
+        };
+        region_id.expect("the push cell is walkable")
     }
 
     /// The pushes that turn each state of a path into the next, as (row, col, dir) of the grid.
@@ -434,10 +470,14 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
 
     #[inline]
     fn heuristic(&self, state: &Key<K>) -> Option<u32> {
-        self.bounds.estimate(
-            &self.regular_of(state),
-            &self.golden_of(state),
-            &self.fire_set_of(state),
-        )
+        let (regular, golden) = (self.regular_of(state), self.golden_of(state));
+        match &self.bounds {
+            FireBounds::Narrow(b) => b.estimate(
+                &regular,
+                &golden,
+                state.get(self.keys.fires_offset, self.keys.fire_count),
+            ),
+            FireBounds::Wide(b) => b.estimate(&regular, &golden, self.fire_set_of(state)),
+        }
     }
 }
