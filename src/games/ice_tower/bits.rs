@@ -4,8 +4,9 @@
 //! shifts (flood fills, push candidates), first/last set bit inside a masked ray, and word-wise
 //! and/or. `BitArray` has no whole-array shift by a small amount that compiles to a couple of
 //! instructions per word (its `shift_left` moves bit ranges through the generic `BitSlice`
-//! machinery), so a flood fill with it measured several times slower (see `benches/ice_tower.rs`,
-//! group `fill`). With `N` fixed per level, every operation below unrolls to `N` word operations.
+//! machinery), so the same flood fill of W-21's hall measured about 80 times slower with it
+//! (1.3 µs against 112 µs, `cargo bench --bench ice_tower -- fill`). With `N` fixed per level,
+//! every operation below unrolls to `N` word operations.
 
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
