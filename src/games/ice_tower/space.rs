@@ -13,13 +13,14 @@
 //! regular block rests or melts; a golden block stops before the first block only and puts out
 //! the burning fires it crosses. The successor key is the parent key with a few bits flipped.
 //!
-//! **The region id of a successor** is found without a flood fill in the common case: the new region is the old one plus the freed cells (the block's cell, a put-out
-//! fire) minus the cell where the block came to rest, provided the freed cells touch no walkable
-//! cell outside the old region and the resting cell is "simple" (its walkable neighbours stay
-//! connected through its ring of eight; [`Board::is_simple`]). Golden ice gets the same rule
-//! when its path crosses no recycler (the freed cells are then joined to the push cell through
-//! the path). Otherwise the region is flood-filled again. Tests compare every successor with
-//! the simulator.
+//! **The region id of a successor** is found without a flood fill in the common case: the new
+//! region is the old one plus the freed cells (the block's cell, put-out fires) minus the cell
+//! where the block came to rest, provided the freed cells are joined to the push cell through
+//! the block's path (always for regular ice, for golden ice when its path crosses no recycler),
+//! touch no walkable cell outside the old region, and the resting cell is "simple" (its
+//! walkable neighbours stay connected through its ring of eight; [`Board::is_simple`]).
+//! Otherwise the region is flood-filled again. Tests compare every successor with the
+//! simulator.
 
 use super::bits::{Bits, Key};
 use super::board::{Board, Numbering};

@@ -531,4 +531,22 @@ fn fast_successors_match_the_simulator() {
         let compared = compare_spaces::<2>(rows, 7);
         assert!(compared > 50, "{rows}: {compared}");
     }
+    // More golden blocks than fit as 8-bit cells: the golden ice is a board set in the key.
+    let rows = "######### / #@$ $  *# / #$  $ $*# / #  $ $  # / #    *  # / #########";
+    let compared = compare_spaces::<2>(rows, 6);
+    assert!(compared > 50, "{compared}");
+}
+
+#[test]
+fn more_than_64_fires_use_wide_fire_sets() {
+    // Five golden blocks, each sweeping a row of 16 fires: 80 fires, five pushes.
+    let wall = "#".repeat(20);
+    let row = format!("# ${}#", "*".repeat(16));
+    let rows = format!(
+        "{wall} / #@{}# / {} / {wall}",
+        " ".repeat(17),
+        [row.as_str(); 5].join(" / ")
+    );
+    assert_eq!(solved_in(&rows), 5);
+    assert!(compare_spaces::<6>(&rows, 3) > 20);
 }
