@@ -53,9 +53,9 @@ fn fill_bitvec(seed: BitBoard, walk: BitBoard, pitch: usize) -> BitBoard {
         let mut grown = region;
         for by in [1, pitch] {
             let mut towards_zero = region;
-            towards_zero.shift_left(by);
+            towards_zero.shift_start(by);
             let mut away = region;
-            away.shift_right(by);
+            away.shift_end(by);
             grown |= towards_zero;
             grown |= away;
         }

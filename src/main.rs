@@ -94,13 +94,12 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn solve(args: SolveArgs) -> ExitCode {
-    if let Some(threads) = args.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
+    if let Some(threads) = args.threads
+        && let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build_global()
-        {
-            return usage_error(format!("--threads {threads}: {e}"));
-        }
+    {
+        return usage_error(format!("--threads {threads}: {e}"));
     }
     if let Some(t) = args.timeout.filter(|t| !(t.is_finite() && *t > 0.0)) {
         return usage_error(format!(

@@ -28,6 +28,9 @@ struct Node<S> {
     g: u32,
 }
 
+/// Queued states with their parents, by (f, g).
+type Open<S> = BTreeMap<(u32, u32), Vec<(S, S)>>;
+
 /// The successors one chunk queued, with their f and parent, and the first optimal goal it met.
 struct ChunkResult<S> {
     queued: Vec<(u32, S, S)>,
@@ -50,7 +53,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
     );
     ctl.add(1, 0);
     // Queued states with their parents (the start is its own), by (f, g).
-    let mut open: BTreeMap<(u32, u32), Vec<(P::State, P::State)>> = BTreeMap::new();
+    let mut open: Open<P::State> = BTreeMap::new();
     open.insert((h0, 0), vec![(start, start)]);
     let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
     let mut open_len = 1;

@@ -173,10 +173,10 @@ impl Monitor {
         }
         if let Some(budget) = self.memory_budget {
             let total: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
-            if total > budget {
-                if let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes()) {
-                    largest.ctl.request_stop(Limit::Memory(budget));
-                }
+            if total > budget
+                && let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes())
+            {
+                largest.ctl.request_stop(Limit::Memory(budget));
             }
         }
         drop(running);

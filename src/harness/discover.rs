@@ -69,10 +69,10 @@ fn walk(dir: &Path, forced: Option<GameId>, found: &mut Vec<LevelFile>) -> Resul
         // A file the game cannot hold by its extension is skipped before it is read; one that
         // cannot be read becomes an error row when its game is known without its text.
         let known = forced.or_else(|| game_from_directory(&path));
-        if let Some(game) = known {
-            if !(registry::game(game)?.is_level_path)(&path) {
-                continue;
-            }
+        if let Some(game) = known
+            && !(registry::game(game)?.is_level_path)(&path)
+        {
+            continue;
         }
         let text = match (read_text(&path), known) {
             (Ok(text), _) => text,

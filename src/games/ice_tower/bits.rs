@@ -3,7 +3,7 @@
 //! Hand-packed `[u64; N]` rather than `bitvec::array::BitArray`: the search lives on whole-board
 //! shifts (flood fills, push candidates), first/last set bit inside a masked ray, and word-wise
 //! and/or. `BitArray` has no whole-array shift by a small amount that compiles to a couple of
-//! instructions per word (its `shift_left` moves bit ranges through the generic `BitSlice`
+//! instructions per word (its `shift_start` moves bit ranges through the generic `BitSlice`
 //! machinery), so the same flood fill of W-21's hall measured about 80 times slower with it
 //! (1.3 µs against 112 µs, `cargo bench --bench ice_tower -- fill`). With `N` fixed per level,
 //! every operation below unrolls to `N` word operations.
