@@ -12,8 +12,15 @@
 //! smaller f has been expanded. As in [`super::bfs`], the bucket in which it is met is finished
 //! first so the counts do not depend on thread timing. With the default heuristic (always 0) this
 //! is breadth-first search with a little more memory per state.
+//!
+//! Memory is reported to the [`SearchControl`] after every chunk, not only after a bucket: one
+//! bucket of a large search can queue gigabytes, and the memory budget must see them coming.
+//! The estimate counts the capacity of every vector (the slack of a growing vector is memory
+//! too), the visited map, and the successors queued by the chunks of the bucket in progress.
 
 use std::collections::BTreeMap;
+use std::mem::size_of;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -55,8 +62,11 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
     // Queued states with their parents (the start is its own), by (f, g).
     let mut open: Open<P::State> = BTreeMap::new();
     open.insert((h0, 0), vec![(start, start)]);
-    let entry_size = std::mem::size_of::<(P::State, P::State)>() as u64;
-    let mut open_len = 1;
+    let entry_size = size_of::<(P::State, P::State)>() as u64;
+    let queued_size = size_of::<(u32, P::State, P::State)>() as u64;
+    let open_bytes = |open: &Open<P::State>| -> u64 {
+        open.values().map(|b| b.capacity() as u64).sum::<u64>() * entry_size
+    };
     while let Some(((f, g), bucket)) = open.pop_first() {
         if let Err(limit) = ctl.check() {
             return SearchOutcome::Stopped(limit);
@@ -66,6 +76,8 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
         if let Some((goal, _)) = bucket.iter().find(|(s, _)| space.is_goal(s)) {
             return SearchOutcome::Found(visited.path_to(*goal, |n| n.parent));
         }
+        let waiting = open_bytes(&open) + bucket.capacity() as u64 * entry_size;
+        let in_flight = AtomicU64::new(0);
         let chunks: Vec<ChunkResult<P::State>> = bucket
             .par_chunks(chunk_size(bucket.len()))
             .map_init(
@@ -79,23 +91,34 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
                     }
                     let result =
                         expand_chunk(space, &visited, ctl, chunk, (f, g), successors, batch);
+                    let queued = result.queued.capacity() as u64 * queued_size;
+                    let in_flight = in_flight.fetch_add(queued, Ordering::Relaxed) + queued;
+                    ctl.set_bytes(waiting + visited.bytes() + in_flight);
                     let _ = ctl.check();
                     result
                 },
             )
             .collect();
-        open_len -= bucket.len();
+        // Buckets grown to their exact size: the slack of doubling would be memory too.
+        let mut arriving: BTreeMap<u32, usize> = BTreeMap::new();
+        for (f_next, _, _) in chunks.iter().flat_map(|c| &c.queued) {
+            *arriving.entry(*f_next).or_default() += 1;
+        }
+        for (f_next, count) in arriving {
+            open.entry((f_next, g + 1))
+                .or_default()
+                .reserve_exact(count);
+        }
         let mut goal = None;
         for chunk in chunks {
             goal = goal.or(chunk.goal);
-            open_len += chunk.queued.len();
             for (f_next, state, parent) in chunk.queued {
                 open.entry((f_next, g + 1))
                     .or_default()
                     .push((state, parent));
             }
         }
-        ctl.set_bytes(visited.bytes() + (open_len + bucket.len()) as u64 * entry_size);
+        ctl.set_bytes(open_bytes(&open) + visited.bytes());
         if let Some(goal) = goal {
             return SearchOutcome::Found(visited.path_to(goal, |n| n.parent));
         }

@@ -8,6 +8,10 @@
 //! thread timing.
 //!
 //! Memory per state: one (state, parent) bucket of the map plus its place in a frontier vector.
+//! The estimate reaches the [`SearchControl`] after every chunk, the part of the next layer
+//! built so far included, so that a memory budget stops a large layer while it grows.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -40,6 +44,7 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         depth += 1;
         ctl.set_depth(depth);
         let frontier_bytes = frontier.capacity() as u64 * entry_size;
+        let in_flight = AtomicU64::new(0);
         let chunks: Vec<ChunkResult<P::State>> = frontier
             .par_chunks(chunk_size(frontier.len()))
             .map_init(
@@ -53,6 +58,9 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
                     }
                     let result = expand_chunk(space, &visited, chunk, successors, batch);
                     ctl.add(result.new_states.len() as u64, chunk.len() as u64);
+                    let built = result.new_states.capacity() as u64 * entry_size;
+                    let built = in_flight.fetch_add(built, Ordering::Relaxed) + built;
+                    ctl.set_bytes(visited.bytes() + frontier_bytes + built);
                     // Sets the shared stop flag that the other workers poll.
                     let _ = ctl.check();
                     result

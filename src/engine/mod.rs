@@ -13,6 +13,9 @@ pub mod bfs;
 pub mod control;
 pub mod visited;
 
+#[cfg(test)]
+mod tests;
+
 use std::hash::Hash;
 
 pub use control::{Limit, SearchControl, SearchOutcome, SearchStats};
