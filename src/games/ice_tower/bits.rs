@@ -309,11 +309,6 @@ impl<const K: usize> Key<K> {
     }
 
     #[inline]
-    pub fn has(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 != 0
-    }
-
-    #[inline]
     pub fn flip(&mut self, i: usize) {
         self.0[i / 64] ^= 1 << (i % 64);
     }

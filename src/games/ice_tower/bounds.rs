@@ -32,7 +32,7 @@ use super::rules::Dir;
 const LEVELS: usize = 6;
 
 /// Unreachable in the relaxation.
-pub const NEVER: u8 = u8::MAX;
+const NEVER: u8 = u8::MAX;
 
 /// The tables of the bound, with fire sets of type `F` (indices of the fires of the start).
 pub struct Bounds<F> {
@@ -207,7 +207,7 @@ fn fire_segments<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Option<V
 }
 
 /// Relaxed push distances from `start` to every cell for a regular or a golden block.
-pub fn relaxed_distances<const N: usize>(board: &Board<N>, start: usize, golden: bool) -> Vec<u8> {
+fn relaxed_distances<const N: usize>(board: &Board<N>, start: usize, golden: bool) -> Vec<u8> {
     let num = &board.num;
     let mut dist = vec![NEVER; num.bits];
     if !board.open.has(start) || (!golden && board.recyclers.has(start)) {
