@@ -49,7 +49,8 @@ pub struct SearchControl {
     peak_bytes: AtomicU64,
     depth: AtomicU64,
     stopped: AtomicBool,
-    /// A stop requested from outside the search (the harness's memory guard).
+    /// The limit that stopped the search: requested from outside (the harness's memory
+    /// guard) or the first one `check` found.
     requested: Mutex<Option<Limit>>,
 }
 
@@ -155,8 +156,12 @@ impl SearchControl {
         };
         match limit {
             Some(l) => {
+                // The first limit hit is the one every later call reports, even when the
+                // measure behind it falls back (memory is freed as a search winds down).
+                let mut hit = self.requested.lock().unwrap_or_else(|e| e.into_inner());
+                let first = *hit.get_or_insert(l);
                 self.stopped.store(true, Ordering::Relaxed);
-                Err(l)
+                Err(first)
             }
             None => Ok(()),
         }

@@ -6,6 +6,7 @@
 
 pub mod bender4;
 pub mod golf_peaks;
+pub mod ice_tower;
 pub mod puzzle_quest;
 pub mod sliding_blocks;
 

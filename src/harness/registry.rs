@@ -11,6 +11,7 @@ use super::results::{Row, Status};
 use crate::engine::SearchControl;
 use crate::games::bender4::Bender4;
 use crate::games::golf_peaks::GolfPeaks;
+use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Source, Verdict};
@@ -41,6 +42,7 @@ pub fn games() -> Vec<GameEntry> {
         entry::<SlidingBlocks>(),
         entry::<GolfPeaks>(),
         entry::<PuzzleQuest>(),
+        entry::<IceTower>(),
         entry::<Bender4>(),
     ]
 }

@@ -1,0 +1,279 @@
+//! The Ice Tower simulator (spec §2): the single source of truth for the rules.
+//!
+//! A [`Grid`] is the static level (walls, floor, fire cells, recyclers, arrows); a [`Position`]
+//! is what changes (the ice, the fires still burning, the magician's cell). [`Grid::reachable`]
+//! is the magician's free walk (W1–W2, with the arrows of X6–X8), [`Grid::push`] one push
+//! (P1–P4, X2–X5). `check` replays solutions with these functions alone; the search's packed
+//! tables are built from them and tested against them.
+
+use std::fmt;
+
+/// A direction of a push, a slide or a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+
+    /// (row, column) change of one step.
+    pub fn delta(self) -> (isize, isize) {
+        match self {
+            Dir::Up => (-1, 0),
+            Dir::Down => (1, 0),
+            Dir::Left => (0, -1),
+            Dir::Right => (0, 1),
+        }
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Dir::Up => 'U',
+            Dir::Down => 'D',
+            Dir::Left => 'L',
+            Dir::Right => 'R',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| d.letter() == c)
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// What a cell of the grid is, independent of the ice on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tile {
+    Wall,
+    Floor,
+    /// A fire at the start; floor once put out.
+    Fire,
+    Recycler,
+    Arrow(Dir),
+}
+
+/// A block of ice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ice {
+    Regular,
+    Golden,
+}
+
+/// The static part of a level. Cells are indexed row-major: `row * width + col` (spec L7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub width: usize,
+    pub height: usize,
+    pub tiles: Vec<Tile>,
+}
+
+/// The changing part of a level.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// The ice on each cell.
+    pub ice: Vec<Option<Ice>>,
+    /// Whether each cell holds a burning fire.
+    pub burning: Vec<bool>,
+    /// The magician's cell.
+    pub magician: usize,
+}
+
+impl Position {
+    /// G1: solved when no fire burns.
+    pub fn is_solved(&self) -> bool {
+        !self.burning.contains(&true)
+    }
+}
+
+/// Why a push is illegal (P1, X5, X7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushError {
+    /// No block at the named cell.
+    NoIce,
+    /// The push cell (the cell behind the block) is not in the magician's reachable region.
+    Unreachable { push_cell: usize },
+    /// The magician would stand on an arrow pointing elsewhere (X7).
+    ArrowElsewhere { push_cell: usize },
+    /// The first cell beyond the block is a wall or holds a block.
+    Blocked { first: usize },
+    /// The slide would enter an arrow cell a second time (X5).
+    EndlessSlide,
+}
+
+/// How a push ended for the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlideEnd {
+    /// The block rests at this cell.
+    Rests(usize),
+    /// A regular block melted in a fire or was destroyed by a recycler at this cell.
+    Destroyed(usize),
+}
+
+impl Grid {
+    pub fn cell(&self, row: usize, col: usize) -> usize {
+        row * self.width + col
+    }
+
+    pub fn row_col(&self, cell: usize) -> (usize, usize) {
+        (cell / self.width, cell % self.width)
+    }
+
+    /// The neighbour of a cell, or `None` off the grid.
+    pub fn neighbour(&self, cell: usize, dir: Dir) -> Option<usize> {
+        let (row, col) = self.row_col(cell);
+        let (dr, dc) = dir.delta();
+        let (r, c) = (row.checked_add_signed(dr)?, col.checked_add_signed(dc)?);
+        (r < self.height && c < self.width).then(|| self.cell(r, c))
+    }
+
+    fn is_wall(&self, cell: Option<usize>) -> bool {
+        cell.is_none_or(|c| self.tiles[c] == Tile::Wall)
+    }
+
+    /// W1: floor (a put-out fire and an arrow included) without a block.
+    pub fn is_walkable(&self, pos: &Position, cell: usize) -> bool {
+        pos.ice[cell].is_none()
+            && match self.tiles[cell] {
+                Tile::Floor | Tile::Arrow(_) => true,
+                Tile::Fire => !pos.burning[cell],
+                Tile::Wall | Tile::Recycler => false,
+            }
+    }
+
+    /// Where one step from `from` towards `dir` ends, arrows followed (X6, X7), or `None` when
+    /// the step is not possible.
+    pub fn step(&self, pos: &Position, from: usize, dir: Dir) -> Option<usize> {
+        if matches!(self.tiles[from], Tile::Arrow(a) if a != dir) {
+            return None;
+        }
+        let mut cur = self.neighbour(from, dir)?;
+        if !self.is_walkable(pos, cur) {
+            return None;
+        }
+        let mut passed: Vec<usize> = Vec::new();
+        while let Tile::Arrow(forced) = self.tiles[cur] {
+            if passed.contains(&cur) {
+                return None;
+            }
+            passed.push(cur);
+            match self.neighbour(cur, forced) {
+                Some(next) if self.is_walkable(pos, next) => cur = next,
+                _ => break,
+            }
+        }
+        Some(cur)
+    }
+
+    /// W2, X8: every cell where a walk of the magician can end, his own cell included.
+    pub fn reachable(&self, pos: &Position) -> Vec<bool> {
+        let mut seen = vec![false; self.tiles.len()];
+        seen[pos.magician] = true;
+        let mut todo = vec![pos.magician];
+        while let Some(cell) = todo.pop() {
+            for dir in Dir::ALL {
+                if let Some(next) = self.step(pos, cell, dir).filter(|&n| !seen[n]) {
+                    seen[next] = true;
+                    todo.push(next);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Pushes the block at `block` towards `dir` (P1–P4, X2–X5), given the magician's reachable
+    /// region. Returns the new position and where the block ended.
+    pub fn push(
+        &self,
+        pos: &Position,
+        reachable: &[bool],
+        block: usize,
+        dir: Dir,
+    ) -> Result<(Position, SlideEnd), PushError> {
+        let kind = pos
+            .ice
+            .get(block)
+            .copied()
+            .flatten()
+            .ok_or(PushError::NoIce)?;
+        let behind = self.neighbour(block, dir.opposite());
+        let push_cell = behind
+            .filter(|&p| reachable[p])
+            .ok_or(PushError::Unreachable {
+                push_cell: behind.unwrap_or(block),
+            })?;
+        if matches!(self.tiles[push_cell], Tile::Arrow(a) if a != dir) {
+            return Err(PushError::ArrowElsewhere { push_cell });
+        }
+        let first = self.neighbour(block, dir);
+        if self.is_wall(first) || first.is_some_and(|c| pos.ice[c].is_some()) {
+            return Err(PushError::Blocked {
+                first: first.unwrap_or(block),
+            });
+        }
+        let mut next = pos.clone();
+        next.ice[block] = None;
+        next.magician = push_cell;
+        let (mut cur, mut heading) = (block, dir);
+        let mut arrows_entered: Vec<usize> = Vec::new();
+        let end = loop {
+            // P2.1 and X4: a wall, a block or the magician stops the slide.
+            let n = match self.neighbour(cur, heading) {
+                Some(n)
+                    if self.tiles[n] != Tile::Wall && next.ice[n].is_none() && n != push_cell =>
+                {
+                    n
+                }
+                _ => break SlideEnd::Rests(cur),
+            };
+            cur = n;
+            match self.tiles[n] {
+                Tile::Recycler if kind == Ice::Regular => break SlideEnd::Destroyed(n),
+                Tile::Fire if next.burning[n] => {
+                    next.burning[n] = false;
+                    if kind == Ice::Regular {
+                        break SlideEnd::Destroyed(n);
+                    }
+                }
+                Tile::Arrow(a) => {
+                    if arrows_entered.contains(&n) {
+                        return Err(PushError::EndlessSlide);
+                    }
+                    arrows_entered.push(n);
+                    heading = a;
+                }
+                _ => {}
+            }
+        };
+        if let SlideEnd::Rests(cell) = end {
+            next.ice[cell] = Some(kind);
+        }
+        Ok((next, end))
+    }
+
+    /// Whether the grid has an arrow (such levels keep the magician's exact cell, X8).
+    pub fn has_arrows(&self) -> bool {
+        self.tiles.iter().any(|t| matches!(t, Tile::Arrow(_)))
+    }
+}

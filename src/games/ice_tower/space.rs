@@ -1,0 +1,484 @@
+//! The packed search space of a level without arrows (spec §3) and the engine's [`Space`].
+//!
+//! **State** ([`Key`], `K` words): the regular-ice cells as a bit set over the board numbering
+//! of [`board`](super::board) (bits `0..B`), the golden ice (as sorted 8-bit cells when that
+//! is shorter than a second board set, else as a board set), one bit per fire of the start
+//! that still burns, and the magician's region id: the lowest bit of his reachable region,
+//! so that walking is free and never multiplies states.
+//!
+//! **Successors.** An expansion unpacks the key into board sets, flood-fills the region once,
+//! and finds every legal push at once with shifted sets (a block whose push cell is in the
+//! region and whose first cell beyond is free). A slide is one masked first-bit search in the
+//! precomputed ray of the block: the first block, burning fire or recycler on it decides where a
+//! regular block rests or melts; a golden block stops before the first block only and puts out
+//! the burning fires it crosses. The successor key is the parent key with a few bits flipped.
+//!
+//! **The region id of a successor** is found without a flood fill in the common case: the new
+//! region is the old one plus the freed cells (the block's cell, put-out fires) minus the cell
+//! where the block came to rest, provided the freed cells are joined to the push cell through
+//! the block's path (always for regular ice, for golden ice when its path crosses no recycler),
+//! touch no walkable cell outside the old region, and the resting cell is "simple" (its
+//! walkable neighbours stay connected through its ring of eight; [`Board::is_simple`]).
+//! Otherwise the region is flood-filled again. Tests compare every successor with the
+//! simulator.
+
+use super::bits::{Bits, Key};
+use super::board::{Board, Numbering};
+use super::bounds::Bounds;
+use super::level::Puzzle;
+use super::rules::{Dir, Ice};
+use crate::engine::Space;
+
+/// Where the golden ice lives in a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoldenField {
+    None,
+    /// `count` sorted 8-bit cells from `offset`.
+    Cells {
+        offset: usize,
+        count: usize,
+    },
+    /// A board set from `offset`.
+    Set {
+        offset: usize,
+    },
+}
+
+/// The bit fields of a key.
+#[derive(Clone, Debug)]
+pub struct KeyLayout {
+    /// Board bits: the regular ice occupies key bits `0..board_bits`.
+    pub board_bits: usize,
+    pub golden: GoldenField,
+    pub fires_offset: usize,
+    pub fire_count: usize,
+    pub magician_offset: usize,
+    /// Total bits.
+    pub bits: usize,
+}
+
+impl KeyLayout {
+    pub fn new(num: &Numbering, golden_count: usize, fire_count: usize) -> KeyLayout {
+        let board_bits = num.bits;
+        let (golden, golden_bits) = match golden_count {
+            0 => (GoldenField::None, 0),
+            n if n * 8 < board_bits => (
+                GoldenField::Cells {
+                    offset: board_bits,
+                    count: n,
+                },
+                n * 8,
+            ),
+            _ => (GoldenField::Set { offset: board_bits }, board_bits),
+        };
+        let fires_offset = board_bits + golden_bits;
+        let magician_offset = fires_offset + fire_count;
+        KeyLayout {
+            board_bits,
+            golden,
+            fires_offset,
+            fire_count,
+            magician_offset,
+            bits: magician_offset + 8,
+        }
+    }
+
+    pub fn words(&self) -> usize {
+        self.bits.div_ceil(64)
+    }
+}
+
+/// A key unpacked into board sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unpacked<const N: usize> {
+    pub regular: Bits<N>,
+    pub golden: Bits<N>,
+    /// Burning fires, as board cells.
+    pub burning: Bits<N>,
+    /// Burning fires, as fire indices.
+    pub fire_set: Bits<N>,
+    /// The magician's bit (the region id in keys of this space).
+    pub magician: usize,
+}
+
+/// The bound's tables: single-word fire sets for levels with at most 64 fires.
+pub enum FireBounds<const N: usize> {
+    Narrow(Bounds<u64>),
+    Wide(Bounds<Bits<N>>),
+}
+
+/// One legal push found by an expansion, for the notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PushMove {
+    pub block: usize,
+    pub dir: Dir,
+}
+
+/// How a regular block's slide ends.
+#[derive(Clone, Copy)]
+enum Slide {
+    Rests(usize),
+    /// Melted in the fire at this cell.
+    Melts(usize),
+    Recycled,
+}
+
+/// The engine's view of a level without arrows: boards of `N` words, keys of `K` words.
+pub struct IceSpace<const N: usize, const K: usize> {
+    pub board: Board<N>,
+    pub keys: KeyLayout,
+    /// The board bit of each fire index.
+    pub fire_cell: Vec<u8>,
+    /// The fire index of each board bit (`u8::MAX` where there is none).
+    pub fire_index: Vec<u8>,
+    pub bounds: FireBounds<N>,
+    start: Key<K>,
+}
+
+impl<const N: usize, const K: usize> IceSpace<N, K> {
+    pub fn new(puzzle: &Puzzle) -> IceSpace<N, K> {
+        let board = Board::<N>::new(&puzzle.grid);
+        let golden_count = puzzle
+            .start
+            .ice
+            .iter()
+            .filter(|&&i| i == Some(Ice::Golden))
+            .count();
+        let fire_cell: Vec<u8> = board.fires.ones().map(|b| b as u8).collect();
+        let mut fire_index = vec![u8::MAX; board.num.bits];
+        for (j, &b) in fire_cell.iter().enumerate() {
+            fire_index[b as usize] = j as u8;
+        }
+        let keys = KeyLayout::new(&board.num, golden_count, fire_cell.len());
+        assert!(keys.words() <= K, "the key fits {K} words");
+        let bounds = if fire_cell.len() <= 64 {
+            FireBounds::Narrow(Bounds::new(&board, &fire_cell))
+        } else {
+            FireBounds::Wide(Bounds::new(&board, &fire_cell))
+        };
+        let mut space = IceSpace {
+            board,
+            keys,
+            fire_cell,
+            fire_index,
+            bounds,
+            start: Key::ZERO,
+        };
+        let num = &space.board.num;
+        let bit = |cell: usize| {
+            num.bit(cell)
+                .expect("ice and the magician are on open cells")
+        };
+        let mut start = Unpacked {
+            regular: Bits::EMPTY,
+            golden: Bits::EMPTY,
+            burning: space.board.fires,
+            fire_set: Bits::EMPTY,
+            magician: bit(puzzle.start.magician),
+        };
+        for (cell, ice) in puzzle.start.ice.iter().enumerate() {
+            match ice {
+                Some(Ice::Regular) => start.regular.set(bit(cell)),
+                Some(Ice::Golden) => start.golden.set(bit(cell)),
+                None => {}
+            }
+        }
+        for j in 0..space.fire_cell.len() {
+            start.fire_set.set(j);
+        }
+        let occupied = start.regular | start.golden;
+        let walk = space.board.standable.minus(occupied | start.burning);
+        start.magician = space
+            .board
+            .fill(Bits::single(start.magician), walk)
+            .lowest()
+            .expect("the magician's own cell is walkable");
+        space.start = space.pack(&start);
+        space
+    }
+
+    /// The key of unpacked board sets.
+    pub fn pack(&self, u: &Unpacked<N>) -> Key<K> {
+        let mut key = Key::ZERO;
+        key.put_bits(0, self.keys.board_bits, &u.regular);
+        self.put_golden(&mut key, &u.golden);
+        key.put_bits(self.keys.fires_offset, self.keys.fire_count, &u.fire_set);
+        key.put(self.keys.magician_offset, 8, u.magician as u64);
+        key
+    }
+
+    #[inline]
+    fn put_golden(&self, key: &mut Key<K>, golden: &Bits<N>) {
+        match self.keys.golden {
+            GoldenField::None => {}
+            GoldenField::Cells { offset, .. } => {
+                for (i, b) in golden.ones().enumerate() {
+                    key.put(offset + 8 * i, 8, b as u64);
+                }
+            }
+            GoldenField::Set { offset } => key.put_bits(offset, self.keys.board_bits, golden),
+        }
+    }
+
+    #[inline]
+    pub fn golden_of(&self, key: &Key<K>) -> Bits<N> {
+        match self.keys.golden {
+            GoldenField::None => Bits::EMPTY,
+            GoldenField::Cells { offset, count } => {
+                let mut g = Bits::EMPTY;
+                for i in 0..count {
+                    g.set(key.get(offset + 8 * i, 8) as usize);
+                }
+                g
+            }
+            GoldenField::Set { offset } => key.get_bits(offset, self.keys.board_bits),
+        }
+    }
+
+    #[inline]
+    pub fn regular_of(&self, key: &Key<K>) -> Bits<N> {
+        key.get_bits(0, self.keys.board_bits)
+    }
+
+    /// The burning fires as fire indices.
+    #[inline]
+    pub fn fire_set_of(&self, key: &Key<K>) -> Bits<N> {
+        key.get_bits(self.keys.fires_offset, self.keys.fire_count)
+    }
+
+    #[inline]
+    pub fn unpack(&self, key: &Key<K>) -> Unpacked<N> {
+        let fire_set = self.fire_set_of(key);
+        let mut burning = Bits::EMPTY;
+        for j in fire_set.ones() {
+            burning.set(self.fire_cell[j] as usize);
+        }
+        Unpacked {
+            regular: self.regular_of(key),
+            golden: self.golden_of(key),
+            burning,
+            fire_set,
+            magician: key.get(self.keys.magician_offset, 8) as usize,
+        }
+    }
+
+    /// The cell one step back from `cell` against `dir`.
+    #[inline]
+    fn back(&self, cell: usize, dir: Dir) -> usize {
+        match dir {
+            Dir::Up => cell + self.board.num.pitch,
+            Dir::Down => cell - self.board.num.pitch,
+            Dir::Left => cell + 1,
+            Dir::Right => cell - 1,
+        }
+    }
+
+    /// The first cell of `set` along a ray towards `dir`.
+    #[inline]
+    fn first_along(set: &Bits<N>, dir: Dir) -> Option<usize> {
+        if Numbering::forward(dir) {
+            set.lowest()
+        } else {
+            set.highest()
+        }
+    }
+
+    /// Calls `visit` with every legal push of `key` and the successor key it makes.
+    #[inline]
+    pub fn for_each_push(&self, key: &Key<K>, mut visit: impl FnMut(PushMove, Key<K>)) {
+        let u = self.unpack(key);
+        let board = &self.board;
+        let occupied = u.regular | u.golden;
+        let walk = board.standable.minus(occupied | u.burning);
+        let region = board.fill(Bits::single(u.magician), walk);
+        let free = board.open.minus(occupied);
+        for dir in Dir::ALL {
+            let pushable =
+                occupied & board.toward(region, dir) & board.toward(free, dir.opposite());
+            for block in pushable.ones() {
+                let next = if u.golden.has(block) {
+                    self.push_golden(key, &u, occupied, walk, &region, block, dir)
+                } else {
+                    self.push_regular(key, &u, occupied, walk, &region, block, dir)
+                };
+                visit(PushMove { block, dir }, next);
+            }
+        }
+    }
+
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn push_regular(
+        &self,
+        key: &Key<K>,
+        u: &Unpacked<N>,
+        occupied: Bits<N>,
+        walk: Bits<N>,
+        region: &Bits<N>,
+        block: usize,
+        dir: Dir,
+    ) -> Key<K> {
+        let board = &self.board;
+        let ray = board.ray[dir.index()][block];
+        let hits = ray & (occupied | u.burning | board.recyclers);
+        let slide = match Self::first_along(&hits, dir) {
+            None => Slide::Rests(board.ray_end[dir.index()][block] as usize),
+            Some(h) if occupied.has(h) => Slide::Rests(self.back(h, dir)),
+            Some(h) if u.burning.has(h) => Slide::Melts(h),
+            Some(_) => Slide::Recycled,
+        };
+        let mut next = *key;
+        next.flip(block);
+        let mut opened = Bits::single(block);
+        let mut touching = board.around[block];
+        let mut closed = None;
+        match slide {
+            Slide::Rests(end) => {
+                next.flip(end);
+                closed = Some(end);
+            }
+            Slide::Melts(fire) => {
+                next.flip(self.keys.fires_offset + self.fire_index[fire] as usize);
+                opened.set(fire);
+                touching = touching | board.around[fire];
+            }
+            Slide::Recycled => {}
+        }
+        let magician =
+            self.region_id_after(walk, region, opened, touching, closed, block, dir, true);
+        next.put(self.keys.magician_offset, 8, magician as u64);
+        next
+    }
+
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn push_golden(
+        &self,
+        key: &Key<K>,
+        u: &Unpacked<N>,
+        occupied: Bits<N>,
+        walk: Bits<N>,
+        region: &Bits<N>,
+        block: usize,
+        dir: Dir,
+    ) -> Key<K> {
+        let board = &self.board;
+        let ray = board.ray[dir.index()][block];
+        let end = match Self::first_along(&(ray & occupied), dir) {
+            None => board.ray_end[dir.index()][block] as usize,
+            Some(h) => self.back(h, dir),
+        };
+        let crossed = ray.minus(board.ray[dir.index()][end]);
+        let put_out = u.burning & crossed;
+        let mut next = *key;
+        let mut golden = u.golden;
+        golden.clear(block);
+        golden.set(end);
+        self.put_golden(&mut next, &golden);
+        let mut touching = board.around[block];
+        for fire in put_out.ones() {
+            next.flip(self.keys.fires_offset + self.fire_index[fire] as usize);
+            touching = touching | board.around[fire];
+        }
+        // The block's cell (unless it was a recycler) and the fires put out are free now;
+        // without a recycler on the way they are joined to the push cell through the path.
+        let mut opened = (put_out | Bits::single(block)) & board.standable;
+        opened.clear(end);
+        let closed = walk.has(end).then_some(end);
+        let joined = !(crossed | Bits::single(block)).intersects(&board.recyclers);
+        let magician =
+            self.region_id_after(walk, region, opened, touching, closed, block, dir, joined);
+        next.put(self.keys.magician_offset, 8, magician as u64);
+        next
+    }
+
+    /// The region id after a push of the block at `block` towards `dir` that made the cells of
+    /// `opened` walkable and the cell `closed` not, given the walkable cells and the region
+    /// before. Without a flood fill when it is safe: the opened cells are `joined` to the push
+    /// cell through the block's path, none of them touches (`touching`: their neighbours) a
+    /// walkable cell outside the old region, and the closed cell, if it was in the region, keeps
+    /// its walkable neighbours connected around it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn region_id_after(
+        &self,
+        walk: Bits<N>,
+        region: &Bits<N>,
+        opened: Bits<N>,
+        touching: Bits<N>,
+        closed: Option<usize>,
+        block: usize,
+        dir: Dir,
+        joined: bool,
+    ) -> usize {
+        let board = &self.board;
+        let mut walk_after = walk | opened;
+        let mut region_after = *region | opened;
+        let mut simple = joined;
+        if let Some(end) = closed {
+            walk_after.clear(end);
+            if region_after.has(end) {
+                region_after.clear(end);
+                simple &= board.is_simple(end, &walk_after);
+            }
+        }
+        let outside = (touching & walk_after).minus(region_after);
+        let region_id = if simple && outside.is_empty() {
+            region_after.lowest()
+        } else {
+            board
+                .fill(Bits::single(self.back(block, dir)), walk_after)
+                .lowest()
+        };
+        region_id.expect("the push cell is walkable")
+    }
+
+    /// The pushes that turn each state of a path into the next, as (row, col, dir) of the grid.
+    pub fn pushes_of(&self, path: &[Key<K>]) -> Vec<(usize, usize, Dir)> {
+        path.windows(2)
+            .map(|pair| {
+                let mut found = None;
+                self.for_each_push(&pair[0], |m, next| {
+                    if found.is_none() && next == pair[1] {
+                        found = Some(m);
+                    }
+                });
+                let m = found.expect("consecutive states of a path differ by one push");
+                let cell = self.board.num.cell(m.block);
+                let w = self.board.num.grid_width;
+                (cell / w, cell % w, m.dir)
+            })
+            .collect()
+    }
+}
+
+impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
+    type State = Key<K>;
+
+    fn start(&self) -> Key<K> {
+        self.start
+    }
+
+    #[inline]
+    fn successors(&self, state: &Key<K>, _parent: Option<&Key<K>>, out: &mut Vec<Key<K>>) {
+        self.for_each_push(state, |_, next| out.push(next));
+    }
+
+    #[inline]
+    fn is_goal(&self, state: &Key<K>) -> bool {
+        self.fire_set_of(state).is_empty()
+    }
+
+    #[inline]
+    fn heuristic(&self, state: &Key<K>) -> Option<u32> {
+        let (regular, golden) = (self.regular_of(state), self.golden_of(state));
+        match &self.bounds {
+            FireBounds::Narrow(b) => b.estimate(
+                &regular,
+                &golden,
+                state.get(self.keys.fires_offset, self.keys.fire_count),
+            ),
+            FireBounds::Wide(b) => b.estimate(&regular, &golden, self.fire_set_of(state)),
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Ice Tower on the shared corpus (`../shared/corpora/ice-tower/`) and on the repository's own
+//! levels (`corpora/ice-tower/`): known answers reproduced and re-checked, example solutions
+//! replayed, the packed space compared with the simulator, and every prune shown to keep the
+//! optimum (plain BFS, which prunes nothing, finds the same push count).
+
+mod common;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+use frontier::engine::bfs::bfs;
+use frontier::engine::control::Limits;
+use frontier::engine::{SearchControl, SearchOutcome, Space};
+use frontier::games::ice_tower::IceTower;
+use frontier::games::ice_tower::bits::Key;
+use frontier::games::ice_tower::level::{Puzzle, parse_rows};
+use frontier::games::ice_tower::sim_space::SimSpace;
+use frontier::games::ice_tower::space::IceSpace;
+use frontier::games::{Answer, Game, Source};
+use frontier::harness::results::Status;
+use frontier::harness::solve_paths;
+
+/// The levels of a file by name.
+fn levels(path: &Path) -> Vec<(String, Puzzle)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let source = Source {
+        path,
+        stem: "levels",
+        text: &text,
+    };
+    IceTower::parse(&source)
+        .into_iter()
+        .map(|e| (e.name, e.level.expect("the corpus parses")))
+        .collect()
+}
+
+fn level(path: &Path, name: &str) -> Puzzle {
+    levels(path)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no level {name}"))
+        .1
+}
+
+/// Rows of a `known-answers.tsv`: file, level, optimum (`None`: unsolvable), example.
+fn known_answers(path: &Path) -> Vec<(PathBuf, String, Option<u64>, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = path.parent().unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let optimum = (f[2] != "none").then(|| f[2].parse().unwrap());
+            (
+                dir.join(f[0]),
+                f[1].to_string(),
+                optimum,
+                f.get(3).unwrap_or(&"").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn shared_answers() -> Vec<(PathBuf, String, Option<u64>, String)> {
+    known_answers(&common::shared("corpora/ice-tower/known-answers.tsv"))
+}
+
+fn own_answers() -> Vec<(PathBuf, String, Option<u64>, String)> {
+    known_answers(&common::own("ice-tower/known-answers.tsv"))
+}
+
+#[test]
+fn every_example_solution_replays() {
+    for (file, name, optimum, example) in shared_answers().into_iter().chain(own_answers()) {
+        let Some(optimum) = optimum else { continue };
+        let verdict = IceTower::check(&level(&file, &name), &example)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(verdict.moves, optimum, "{name}");
+    }
+}
+
+/// Solves one level and checks the answer against a known optimum.
+fn assert_optimum(puzzle: &Puzzle, name: &str, optimum: Option<u64>) {
+    let answer = IceTower::solve(puzzle, &SearchControl::unlimited());
+    match (answer, optimum) {
+        (
+            Answer::Solved {
+                moves,
+                optimal,
+                solution,
+                ..
+            },
+            Some(best),
+        ) => {
+            assert!(optimal, "{name}");
+            assert_eq!(moves, best, "{name}: {solution}");
+            assert_eq!(IceTower::check(puzzle, &solution).unwrap().moves, moves);
+        }
+        (Answer::Unsolvable, None) => {}
+        (other, _) => panic!("{name}: expected {optimum:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_known_optima_of_the_shared_corpus() {
+    // W-21 needs 21 pushes: fewer would mean the magician's reachability is wrong.
+    for (file, name, optimum, _) in shared_answers() {
+        assert_optimum(&level(&file, &name), &name, optimum);
+    }
+}
+
+#[test]
+fn the_repository_corpus_solves_as_recorded() {
+    for (file, name, optimum, _) in own_answers() {
+        assert_optimum(&level(&file, &name), &name, optimum);
+    }
+}
+
+#[test]
+fn the_shared_corpus_end_to_end_without_h49() {
+    // `original.txt` whole through the harness (search, check, CSV row), and the `qits.txt`
+    // levels without a known answer but H-49 (see the ignored test below) by themselves.
+    let rows = solve_paths(
+        &[common::shared("corpora/ice-tower/original.txt")],
+        None,
+        Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(rows.len(), 10);
+    assert!(rows.iter().all(|r| r.status == Status::Solved && r.optimal));
+    let qits = common::shared("corpora/ice-tower/qits.txt");
+    let known: Vec<String> = shared_answers().into_iter().map(|a| a.1).collect();
+    for (name, puzzle) in levels(&qits) {
+        if name == "h49" || known.contains(&name) {
+            continue;
+        }
+        let answer = IceTower::solve(&puzzle, &SearchControl::unlimited());
+        match answer {
+            Answer::Solved {
+                optimal, solution, ..
+            } => {
+                assert!(optimal, "{name}");
+                IceTower::check(&puzzle, &solution).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            Answer::Unsolvable => assert_eq!(name, "qits003"),
+            Answer::Limit(why) => panic!("{name}: {why}"),
+        }
+    }
+}
+
+/// Every state within `depth` pushes: the fast space's successors equal the simulator's.
+fn compare_with_simulator<const K: usize>(puzzle: &Puzzle, depth: usize, max_states: usize) {
+    let fast = IceSpace::<4, K>::new(puzzle);
+    let sim = SimSpace::<4, K>::new(puzzle, false);
+    assert_eq!(fast.start(), sim.start());
+    let mut seen = HashSet::from([fast.start()]);
+    let mut layer = vec![fast.start()];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for state in &layer {
+            let (mut a, mut b): (Vec<Key<K>>, Vec<Key<K>>) = (Vec::new(), Vec::new());
+            fast.successors(state, None, &mut a);
+            sim.successors(state, None, &mut b);
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "successors of {:?}", sim.position(state));
+            next.extend(b.into_iter().filter(|k| seen.insert(*k)));
+            if seen.len() > max_states {
+                return;
+            }
+        }
+        layer = next;
+    }
+}
+
+#[test]
+fn the_packed_space_matches_the_simulator_on_the_corpus() {
+    let qits = common::shared("corpora/ice-tower/qits.txt");
+    for (name, puzzle) in levels(&qits) {
+        compare_with_simulator::<4>(&puzzle, 6, 20_000);
+        let _ = name;
+    }
+    let original = common::shared("corpora/ice-tower/original.txt");
+    for (_, puzzle) in levels(&original) {
+        compare_with_simulator::<2>(&puzzle, 8, 5_000);
+    }
+}
+
+/// The push count of plain breadth-first search over the same space: no bound, no dead-state
+/// prune.
+/// With arrows, the simulator's space with the magician's exact cell.
+fn bfs_optimum<const K: usize>(puzzle: &Puzzle) -> Option<u64> {
+    let outcome = if puzzle.grid.has_arrows() {
+        bfs(
+            &SimSpace::<4, K>::new(puzzle, true),
+            &SearchControl::unlimited(),
+        )
+    } else {
+        bfs(&IceSpace::<4, K>::new(puzzle), &SearchControl::unlimited())
+    };
+    match outcome {
+        SearchOutcome::Found(path) => Some(path.len() as u64 - 1),
+        SearchOutcome::Exhausted => None,
+        SearchOutcome::Stopped(_) => unreachable!("no limits"),
+    }
+}
+
+/// The small levels of the corpora: every level of `original.txt` and of the repository's
+/// corpus, and the small `qits.txt` ones.
+fn small_levels() -> Vec<(String, Puzzle)> {
+    let shared = |f: &str| common::shared(&format!("corpora/ice-tower/{f}"));
+    let mut cases: Vec<(String, Puzzle)> = levels(&shared("original.txt"));
+    for name in ["c99-1", "c99-2", "qits002", "qits003"] {
+        cases.push((name.into(), level(&shared("qits.txt"), name)));
+    }
+    for (file, name, _, _) in own_answers() {
+        cases.push((name.clone(), level(&file, &name)));
+    }
+    // Golden ice next to recyclers, regular ice to spare.
+    for rows in [
+        "######## / #@ %  *# / #%  $  # / #* -  %# / ########",
+        "######### / # %  % *# / #@ $ #  # / #* -  %*# / #########",
+        "######## / #@%%  *# / # % # *# / #*   %%# / ########",
+    ] {
+        cases.push((rows.into(), parse_rows(rows).unwrap()));
+    }
+    cases
+}
+
+/// Plain BFS (no bound, no dead-state prune) and A* agree on the optimum.
+fn assert_same_optimum_as_bfs(name: &str, puzzle: &Puzzle) {
+    let astar = match IceTower::solve(puzzle, &SearchControl::unlimited()) {
+        Answer::Solved { moves, .. } => Some(moves),
+        Answer::Unsolvable => None,
+        Answer::Limit(why) => panic!("{name}: {why}"),
+    };
+    assert_eq!(bfs_optimum::<4>(puzzle), astar, "{name}");
+}
+
+#[test]
+fn pruning_keeps_the_optimum_where_plain_bfs_finishes() {
+    for (name, puzzle) in small_levels() {
+        assert_same_optimum_as_bfs(&name, &puzzle);
+    }
+}
+
+#[test]
+#[ignore = "plain BFS of W-21 (6.42 million states), C-99 (2.99 million) and qits001 (4.84 \
+            million): 35 s of CPU; run with --ignored"]
+fn pruning_keeps_the_optimum_on_the_large_levels() {
+    let qits = common::shared("corpora/ice-tower/qits.txt");
+    for name in ["w21", "c99", "qits001"] {
+        assert_same_optimum_as_bfs(name, &level(&qits, name));
+    }
+}
+
+/// Every state of a level with its exact distance to a goal (`None`: no goal reachable).
+fn exact_distances(space: &IceSpace<4, 4>) -> HashMap<Key<4>, Option<u32>> {
+    let mut edges: HashMap<Key<4>, Vec<Key<4>>> = HashMap::new();
+    let mut todo = VecDeque::from([space.start()]);
+    edges.insert(space.start(), Vec::new());
+    while let Some(s) = todo.pop_front() {
+        let mut out = Vec::new();
+        if !space.is_goal(&s) {
+            space.successors(&s, None, &mut out);
+        }
+        for n in &out {
+            if !edges.contains_key(n) {
+                edges.insert(*n, Vec::new());
+                todo.push_back(*n);
+            }
+        }
+        edges.insert(s, out);
+    }
+    let mut dist: HashMap<Key<4>, Option<u32>> = edges
+        .keys()
+        .map(|s| (*s, space.is_goal(s).then_some(0)))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (s, out) in &edges {
+            let best = out.iter().filter_map(|n| dist[n]).min().map(|d| d + 1);
+            if best.is_some_and(|b| dist[s].is_none_or(|d| b < d)) {
+                dist.insert(*s, best);
+                changed = true;
+            }
+        }
+        if !changed {
+            return dist;
+        }
+    }
+}
+
+#[test]
+fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
+    // On every reachable state: a state called dead has no way to a goal, the bound never
+    // exceeds the true distance, and it drops by at most 1 per push.
+    let mut checked = 0;
+    for (name, puzzle) in small_levels() {
+        if puzzle.grid.has_arrows() {
+            continue;
+        }
+        let space = IceSpace::<4, 4>::new(&puzzle);
+        let dist = exact_distances(&space);
+        for (s, d) in &dist {
+            let h = space.heuristic(s);
+            match (h, d) {
+                (None, Some(d)) => panic!("{name}: a state {d} pushes from a goal is called dead"),
+                (Some(h), Some(d)) => assert!(h <= *d, "{name}: bound {h} > distance {d}"),
+                _ => {}
+            }
+            let Some(h) = h else { continue };
+            let mut out = Vec::new();
+            space.successors(s, None, &mut out);
+            for n in out {
+                if let Some(hn) = space.heuristic(&n) {
+                    assert!(h <= hn + 1, "{name}: the bound drops from {h} to {hn}");
+                }
+            }
+        }
+        checked += dist.len();
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+#[ignore = "H-49: minutes of search and gigabytes of memory; run with --ignored"]
+fn h49() {
+    let puzzle = level(&common::shared("corpora/ice-tower/qits.txt"), "h49");
+    let answer = IceTower::solve(&puzzle, &SearchControl::unlimited());
+    let Answer::Solved {
+        moves,
+        optimal,
+        solution,
+        ..
+    } = answer
+    else {
+        panic!("{answer:?}")
+    };
+    assert!(optimal);
+    assert_eq!(IceTower::check(&puzzle, &solution).unwrap().moves, moves);
+}
