@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use bitvec::prelude::{BitSlice, BitVec};
+
 /// A direction of a push, a slide or a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -186,15 +188,17 @@ impl Grid {
         Some(cur)
     }
 
-    /// W2, X8: every cell where a walk of the magician can end, his own cell included.
-    pub fn reachable(&self, pos: &Position) -> Vec<bool> {
-        let mut seen = vec![false; self.tiles.len()];
-        seen[pos.magician] = true;
+    /// W2, X8: every cell where a walk of the magician can end, his own cell included, as a
+    /// bit per cell. (The simulator's plain set of cells; the search has its own shifted board
+    /// sets in [`super::bits`].)
+    pub fn reachable(&self, pos: &Position) -> BitVec {
+        let mut seen = BitVec::repeat(false, self.tiles.len());
+        seen.set(pos.magician, true);
         let mut todo = vec![pos.magician];
         while let Some(cell) = todo.pop() {
             for dir in Dir::ALL {
                 if let Some(next) = self.step(pos, cell, dir).filter(|&n| !seen[n]) {
-                    seen[next] = true;
+                    seen.set(next, true);
                     todo.push(next);
                 }
             }
@@ -207,7 +211,7 @@ impl Grid {
     pub fn push(
         &self,
         pos: &Position,
-        reachable: &[bool],
+        reachable: &BitSlice,
         block: usize,
         dir: Dir,
     ) -> Result<(Position, SlideEnd), PushError> {

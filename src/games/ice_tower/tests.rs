@@ -310,7 +310,7 @@ fn a_push_needs_a_free_first_cell() {
     let p4 = puzzle("######### / #@$ -%  # / #########");
     let pos = after(&p4, "1,2,R");
     assert_eq!(ice_at(&p4, &pos, 1, 4), Some(Ice::Golden));
-    let everywhere = vec![true; pos.ice.len()];
+    let everywhere = bitvec::vec::BitVec::repeat(true, pos.ice.len());
     assert_eq!(
         p4.grid
             .push(&pos, &everywhere, p4.grid.cell(1, 5), Dir::Left),
@@ -458,7 +458,7 @@ fn x6_arrows_carry_the_magician() {
     // A forced walk that comes back to an arrow is not allowed at all.
     let p = puzzle("###### / #@>< # / ######");
     let reach = p.grid.reachable(&p.start);
-    assert_eq!(reach.iter().filter(|&&r| r).count(), 1);
+    assert_eq!(reach.count_ones(), 1);
 }
 
 #[test]
