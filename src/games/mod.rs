@@ -5,6 +5,7 @@
 //! It knows nothing about threads: its search runs through [`crate::engine`].
 
 pub mod bender4;
+pub mod dir;
 pub mod golf_peaks;
 pub mod ice_tower;
 pub mod puzzle_quest;

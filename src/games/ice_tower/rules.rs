@@ -6,64 +6,9 @@
 //! (P1–P4, X2–X5). `check` replays solutions with these functions alone; the search's packed
 //! tables are built from them and tested against them.
 
-use std::fmt;
-
 use bitvec::prelude::{BitSlice, BitVec};
 
-/// A direction of a push, a slide or a step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-    /// (row, column) change of one step.
-    pub fn delta(self) -> (isize, isize) {
-        match self {
-            Dir::Up => (-1, 0),
-            Dir::Down => (1, 0),
-            Dir::Left => (0, -1),
-            Dir::Right => (0, 1),
-        }
-    }
-
-    pub fn letter(self) -> char {
-        match self {
-            Dir::Up => 'U',
-            Dir::Down => 'D',
-            Dir::Left => 'L',
-            Dir::Right => 'R',
-        }
-    }
-
-    pub fn from_letter(c: char) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| d.letter() == c)
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        }
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
+pub use crate::games::dir::Dir;
 
 /// What a cell of the grid is, independent of the ice on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +91,10 @@ impl Grid {
     pub fn neighbour(&self, cell: usize, dir: Dir) -> Option<usize> {
         let (row, col) = self.row_col(cell);
         let (dr, dc) = dir.delta();
-        let (r, c) = (row.checked_add_signed(dr)?, col.checked_add_signed(dc)?);
+        let (r, c) = (
+            row.checked_add_signed(dr as isize)?,
+            col.checked_add_signed(dc as isize)?,
+        );
         (r < self.height && c < self.width).then(|| self.cell(r, c))
     }
 

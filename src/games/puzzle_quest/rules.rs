@@ -66,36 +66,8 @@ impl Tile {
     }
 }
 
-/// A swap direction: where the named gem moves (spec §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-    /// (row, column) step.
-    pub fn delta(self) -> (i32, i32) {
-        match self {
-            Dir::Up => (-1, 0),
-            Dir::Down => (1, 0),
-            Dir::Left => (0, -1),
-            Dir::Right => (0, 1),
-        }
-    }
-
-    pub fn letter(self) -> char {
-        ['U', 'D', 'L', 'R'][self as usize]
-    }
-
-    pub fn from_letter(c: char) -> Option<Dir> {
-        "UDLR".chars().position(|x| x == c).map(|i| Dir::ALL[i])
-    }
-}
+/// A swap direction is where the named gem moves (spec §3).
+pub use crate::games::dir::Dir;
 
 /// One swap as written: the gem at (row, col) moves one cell toward `dir`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -36,7 +36,7 @@ pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
                 ));
             }
             let offset = &mut position.offsets[block];
-            *offset = offset.plus(dir.delta());
+            *offset = offset.step(dir);
         }
         if position.offsets[block] == from {
             return Err(format!(

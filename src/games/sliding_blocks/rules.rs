@@ -3,8 +3,6 @@
 //! This is the single source of truth: `check` replays solutions with it, and the packed search
 //! tables of [`super::space`] are built from [`Puzzle::is_board`] and block shapes alone.
 
-use std::fmt;
-
 /// A cell, or a translation between cells, in the cropped start grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
@@ -14,6 +12,12 @@ pub struct Cell {
 
 impl Cell {
     pub const ZERO: Cell = Cell { row: 0, col: 0 };
+
+    /// The neighbouring cell towards `dir`.
+    pub fn step(self, dir: Dir) -> Cell {
+        let (row, col) = dir.delta();
+        self.plus(Cell { row, col })
+    }
 
     pub fn plus(self, other: Cell) -> Cell {
         Cell {
@@ -30,46 +34,7 @@ impl Cell {
     }
 }
 
-/// A unit step, in the writers' order U, D, L, R.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-    pub fn delta(self) -> Cell {
-        match self {
-            Dir::Up => Cell { row: -1, col: 0 },
-            Dir::Down => Cell { row: 1, col: 0 },
-            Dir::Left => Cell { row: 0, col: -1 },
-            Dir::Right => Cell { row: 0, col: 1 },
-        }
-    }
-
-    pub fn letter(self) -> char {
-        match self {
-            Dir::Up => 'U',
-            Dir::Down => 'D',
-            Dir::Left => 'L',
-            Dir::Right => 'R',
-        }
-    }
-
-    pub fn from_letter(c: char) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| d.letter() == c)
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
+pub use crate::games::dir::Dir;
 
 /// One block: its name, its cells in the start position, and for a goal block the translation
 /// that puts it on its target.
@@ -132,7 +97,7 @@ impl Puzzle {
     /// Whether `block` can take one unit step in `dir`: every cell it would cover is on the
     /// board and not covered by another block (spec R2).
     pub fn can_step(&self, position: &Position, block: usize, dir: Dir) -> bool {
-        let offset = position.offsets[block].plus(dir.delta());
+        let offset = position.offsets[block].step(dir);
         self.blocks[block].cells.iter().all(|&c| {
             let to = c.plus(offset);
             self.is_board(to) && self.owner(position, to, Some(block)).is_none()
