@@ -298,10 +298,14 @@ fn expand_chunk<P: Space>(
                 parent: state,
                 g: g + 1,
             };
-            if !goals_only || space.is_goal(&next) {
-                batch.push(next, node, 0);
-            } else {
-                best = best.min(space.tiebreak(&next));
+            if goals_only {
+                if space.is_goal(&next) {
+                    batch.push(next, node, f);
+                } else {
+                    best = best.min(space.tiebreak(&next));
+                }
+            } else if let Some(h) = space.heuristic(&next) {
+                batch.push(next, node, (g + 1 + h).max(f));
             }
         }
         if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
@@ -309,17 +313,14 @@ fn expand_chunk<P: Space>(
         }
     }
     let mut stored = 0;
-    // The heuristic is computed only for states that are new or reached by a shorter path: most
-    // successors are known already and need none.
+    // The heuristic is computed before the visited map is asked, so that dead states are never
+    // stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live
+    // ones. Each candidate carries its f as the batch tag.
     visited.insert_batch(
         batch,
         |old, new| old.g > new.g,
-        |next, node, _, was_new| {
+        |next, node, f_next, was_new| {
             stored += u64::from(was_new);
-            let Some(h) = space.heuristic(&next) else {
-                return;
-            };
-            let f_next = (node.g + h).max(f);
             if f_next == f && result.goal.is_none() && space.is_goal(&next) {
                 result.goal = Some(next);
             }

@@ -54,9 +54,9 @@ pub trait Space: Sync {
     }
 
     /// A lower bound on the moves still needed from `state` (admissible, and consistent:
-    /// it drops by at most 1 per move). Used by [`astar`], once per newly stored state; `bfs`
-    /// ignores it. Return `None` when `state` provably cannot reach a goal: it is stored (so it
-    /// is not examined again) but never expanded. Default: `Some(0)`.
+    /// it drops by at most 1 per move). Used by [`astar`], once per generated successor; `bfs`
+    /// ignores it. Return `None` when `state` provably cannot reach a goal: it is then neither
+    /// stored nor expanded. Default: `Some(0)`.
     #[inline]
     fn heuristic(&self, _state: &Self::State) -> Option<u32> {
         Some(0)

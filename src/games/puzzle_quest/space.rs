@@ -5,8 +5,8 @@
 //! - Canonical form: a board and its left–right mirror image are one state (the smaller of the
 //!   two). The rules and the goal (the empty board) are mirror-symmetric, so both are the same
 //!   number of swaps from the goal; many capture boards are drawn symmetric, which halves them.
-//! - Heuristic: `None` for the §4 dead states ([`Board::is_dead`]), which are then stored
-//!   but never expanded; 0 on the empty board; else at least 1, and on boards with at most one flaming
+//! - Heuristic: `None` for the §4 dead states ([`Board::is_dead`]), which are then never
+//!   stored; 0 on the empty board; else at least 1, and on boards with at most one flaming
 //!   skull the column-travel bound of [`super::bound`] (one swap can clear any amount through
 //!   cascades, so the count of gems gives nothing; how far gems must still travel sideways,
 //!   one swap at a time, does).
