@@ -23,6 +23,13 @@
 //! line count drops by at most 1), and a golden block only ever loses reach, which moves
 //! fires from the line count (each worth at most 1 there) to the regular-only count (each
 //! worth at least 1 there).
+//!
+//! **The golden-run bound** ([`super::runs`], levels with at most 64 fires and at most three
+//! golden blocks) sharpens the line count: a golden block alternates row and column runs and
+//! starts from its own row or column, so covering many lines takes turns that cost pushes too.
+//! It splits the pushes the same way (golden runs, then one regular block per fire left), so
+//! it is at least the line-cover bound above; the estimate is the larger of the two, and the
+//! larger of two consistent bounds is consistent.
 
 use super::bits::{Bits, FireSet};
 use super::board::Board;
