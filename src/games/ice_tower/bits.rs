@@ -200,6 +200,8 @@ pub trait FireSet: Copy + PartialEq + Send + Sync + 'static {
     fn intersects(&self, other: &Self) -> bool;
     /// Calls `f` with every index, in increasing order.
     fn for_each(self, f: impl FnMut(usize));
+    /// The set as one word, where the type is one word.
+    fn as_word(&self) -> Option<u64>;
 }
 
 impl FireSet for u64 {
@@ -231,6 +233,10 @@ impl FireSet for u64 {
     #[inline]
     fn intersects(&self, other: &Self) -> bool {
         self & other != 0
+    }
+    #[inline]
+    fn as_word(&self) -> Option<u64> {
+        Some(*self)
     }
     #[inline]
     fn for_each(mut self, mut f: impl FnMut(usize)) {
@@ -274,6 +280,10 @@ impl<const N: usize> FireSet for Bits<N> {
     #[inline]
     fn for_each(self, f: impl FnMut(usize)) {
         self.ones().for_each(f);
+    }
+    #[inline]
+    fn as_word(&self) -> Option<u64> {
+        None
     }
 }
 

@@ -23,10 +23,18 @@
 //! line count drops by at most 1), and a golden block only ever loses reach, which moves
 //! fires from the line count (each worth at most 1 there) to the regular-only count (each
 //! worth at least 1 there).
+//!
+//! **The golden-run bound** ([`super::runs`], levels with at most 64 fires and at most three
+//! golden blocks) sharpens the line count: a golden block alternates row and column runs and
+//! starts from its own row or column, so covering many lines takes turns that cost pushes too.
+//! It splits the pushes the same way (golden runs, then one regular block per fire left), so
+//! it is at least the line-cover bound above; the estimate is the larger of the two, and the
+//! larger of two consistent bounds is consistent.
 
 use super::bits::{Bits, FireSet};
 use super::board::Board;
 use super::rules::Dir;
+use super::runs::{MAX_GOLDEN, NO_SEGMENT, Runs};
 
 /// Relaxed distances kept per cell as sets; longer ones count as `LEVELS + 1`.
 const LEVELS: usize = 6;
@@ -46,6 +54,8 @@ pub struct Bounds<F> {
     /// Per fire: its row segment and column segment, numbered among the segments that hold
     /// fires (at most 64 of each; `None` with more than 64 fires, then one line stands for all).
     segments: Option<Vec<(u8, u8)>>,
+    /// The golden-run bound's tables ([`super::runs`]; levels with at most 64 fires).
+    runs: Option<Runs>,
 }
 
 impl<F: FireSet> Bounds<F> {
@@ -76,7 +86,19 @@ impl<F: FireSet> Bounds<F> {
                 .collect(),
             reach_regular: regular.iter().map(|d| within(d, NEVER - 1)).collect(),
             reach_golden: golden.iter().map(|d| within(d, NEVER - 1)).collect(),
-            segments: fire_segments(board, fire_cell),
+            segments: fire_segments(board, fire_cell).map(|(s, _)| s),
+            runs: fire_segments(board, fire_cell).map(|(segments, cells)| {
+                let (rows, cols) = segments.iter().fold((0, 0), |(r, c), &(rs, cs)| {
+                    (r.max(usize::from(rs) + 1), c.max(usize::from(cs) + 1))
+                });
+                let mut row_fires = vec![0u64; rows];
+                let mut col_fires = vec![0u64; cols];
+                for (j, &(r, c)) in segments.iter().enumerate() {
+                    row_fires[usize::from(r)] |= 1 << j;
+                    col_fires[usize::from(c)] |= 1 << j;
+                }
+                Runs::new(row_fires, col_fires, cells)
+            }),
         }
     }
 
@@ -139,17 +161,36 @@ impl<F: FireSet> Bounds<F> {
         if !fires.minus(reached).is_empty() {
             return None;
         }
-        let mut needed = fires.minus(golden_reach).count();
-        let mut h = 0;
-        for (cost, &count) in blocks_at_cost.iter().enumerate().skip(1) {
-            let take = needed.min(count);
-            h += take * cost as u32;
-            needed -= take;
-        }
-        if needed > 0 {
-            return None;
-        }
-        Some(h + self.line_cover(golden_reach))
+        // The least total relaxed cost of `n` distinct useful regular blocks.
+        let regular_cost = |mut needed: u32| {
+            let mut h = 0;
+            for (cost, &count) in blocks_at_cost.iter().enumerate().skip(1) {
+                let take = needed.min(count);
+                h += take * cost as u32;
+                needed -= take;
+            }
+            (needed == 0).then_some(h)
+        };
+        let h = regular_cost(fires.minus(golden_reach).count())? + self.line_cover(golden_reach);
+        let runs = match (&self.runs, golden_reach.as_word()) {
+            (Some(runs), Some(coverable)) if !golden.is_empty() => {
+                let mut cells = [0usize; MAX_GOLDEN];
+                let mut n = 0;
+                for g in golden.ones() {
+                    if n == MAX_GOLDEN {
+                        n += 1;
+                        break;
+                    }
+                    cells[n] = g;
+                    n += 1;
+                }
+                (n <= MAX_GOLDEN)
+                    .then(|| runs.bound(coverable, &cells[..n], fires.count(), regular_cost))
+                    .flatten()
+            }
+            _ => None,
+        };
+        Some(h.max(runs.unwrap_or(0)))
     }
 }
 
@@ -170,8 +211,13 @@ fn augment(r: u8, columns_of: &[u64; 64], row_of_column: &mut [u8; 64], seen: &m
 }
 
 /// Each fire's row and column segment (maximal runs of open cells), numbered among the
-/// segments that hold fires; `None` with more than 64 fires.
-fn fire_segments<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Option<Vec<(u8, u8)>> {
+/// segments that hold fires, and each board bit's segments by those numbers ([`NO_SEGMENT`]
+/// for a segment without fires); `None` with more than 64 fires.
+#[allow(clippy::type_complexity)]
+fn fire_segments<const N: usize>(
+    board: &Board<N>,
+    fire_cell: &[u8],
+) -> Option<(Vec<(u8, u8)>, Vec<(u8, u8)>)> {
     if fire_cell.len() > 64 {
         return None;
     }
@@ -192,18 +238,34 @@ fn fire_segments<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Option<V
             (ids.len() - 1) as u8
         }
     };
-    Some(
-        fire_cell
-            .iter()
-            .map(|&f| {
-                let f = f as usize;
+    let fires: Vec<(u8, u8)> = fire_cell
+        .iter()
+        .map(|&f| {
+            let f = f as usize;
+            (
+                id(&mut row_ids, start(f, Dir::Left)),
+                id(&mut column_ids, start(f, Dir::Up)),
+            )
+        })
+        .collect();
+    let known = |ids: &[usize], first: usize| {
+        ids.iter()
+            .position(|&f| f == first)
+            .map_or(NO_SEGMENT, |i| i as u8)
+    };
+    let cells = (0..num.bits)
+        .map(|b| {
+            if board.open.has(b) {
                 (
-                    id(&mut row_ids, start(f, Dir::Left)),
-                    id(&mut column_ids, start(f, Dir::Up)),
+                    known(&row_ids, start(b, Dir::Left)),
+                    known(&column_ids, start(b, Dir::Up)),
                 )
-            })
-            .collect(),
-    )
+            } else {
+                (NO_SEGMENT, NO_SEGMENT)
+            }
+        })
+        .collect();
+    Some((fires, cells))
 }
 
 /// Relaxed push distances from `start` to every cell for a regular or a golden block.

@@ -9,6 +9,7 @@
 //!   precomputed rays and neighbourhoods.
 //! - [`space`]: the packed search space of levels without arrows (the fast path).
 //! - [`bounds`]: relaxed push distances, dead states and the admissible bound for A*.
+//! - [`runs`]: the golden-run bound (golden blocks alternate row and column runs).
 //! - [`sim_space`]: the simulator-driven space of levels with arrows (exact magician cell).
 
 pub mod bits;
@@ -17,6 +18,7 @@ pub mod bounds;
 pub mod level;
 pub mod notation;
 pub mod rules;
+pub mod runs;
 pub mod sim_space;
 pub mod space;
 

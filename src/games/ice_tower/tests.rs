@@ -550,3 +550,27 @@ fn more_than_64_fires_use_wide_fire_sets() {
     assert_eq!(solved_in(&rows), 5);
     assert!(compare_spaces::<6>(&rows, 3) > 20);
 }
+
+#[test]
+fn golden_blocks_alternate_rows_and_columns_in_the_bound() {
+    // H-49: every fire lies in one of 7 rows (line cover 7), but the two golden blocks must
+    // alternate row and column runs from their own row or column: at least 9 pushes.
+    let h49 = "#################### / #### %          #### / #### %  *  *  * #### / \
+               #### $   * * *  #### / #### %    ***   #### / #### %  ******* #### / \
+               #### %    ***   #### / #### %   * * *  #### / #### %  *  *  * #### / \
+               #### %          #### / #### %          #### / #### %%%%%%%%$%%#### / \
+               ####@           #### / ####################";
+    let space = IceSpace::<3, 4>::new(&puzzle(h49));
+    assert_eq!(space.heuristic(&space.start()), Some(9));
+    // One golden block and two fires in its row: one push, and the bound says so.
+    let rows = "######### / #@$ * * # / #       # / #########";
+    let space = IceSpace::<1, 2>::new(&puzzle(rows));
+    assert_eq!(space.heuristic(&space.start()), Some(1));
+    assert_eq!(solved_in(rows), 1);
+    // The fires in a column instead (line cover 1): the block needs a row run to the stopper,
+    // then a column run.
+    let rows = "######### / #       # / #@$    %# / #     * # / #     * # / #########";
+    let space = IceSpace::<1, 2>::new(&puzzle(rows));
+    assert_eq!(space.heuristic(&space.start()), Some(2));
+    assert_eq!(solved_in(rows), 2);
+}

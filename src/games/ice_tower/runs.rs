@@ -1,0 +1,325 @@
+//! The golden-run bound: how many fires the golden blocks can put out with a given number of
+//! pushes, when each golden block must alternate between row and column runs.
+//!
+//! **Runs.** Group the pushes of one golden block (in a solution from some state) into maximal
+//! runs of pushes of one orientation. A horizontal push keeps the block in its row segment
+//! (segments are maximal runs of open cells between walls), so every push of a horizontal run
+//! slides in one row segment and puts out only fires of that segment; likewise for vertical runs
+//! and column segments. Consecutive runs alternate orientation, and the first run lies in the
+//! row or the column segment through the block's cell. So a golden block with `m ≥ 1` runs whose
+//! first run is horizontal puts out only fires of at most `⌈m/2⌉` row segments, one of them its
+//! own, and `⌊m/2⌋` column segments (and symmetrically), using at least `m` pushes; and only
+//! fires its relaxed golden moves can reach ([`super::bounds`]).
+//!
+//! **The relaxed problem P.** Choose for each golden block either nothing (`m = 0`) or a first
+//! orientation and a run count `m ≥ 1`; let `H` and `V` be the row and column slots of all
+//! blocks together. Choose row segments `R` (`|R| ≤ H`, holding the own row segment of every
+//! block that starts horizontally) and column segments `C` likewise; the golden blocks cover the
+//! burning fires that lie in `R ∪ C` and that some golden block can reach. Every other burning
+//! fire needs its own regular block, which costs at least its relaxed cost (the sum of the
+//! smallest relaxed costs, as in [`super::bounds`]). P's value is the least total of `Σ m` plus
+//! that regular cost (capped at [`CAP`]).
+//!
+//! **Admissible:** a solution from the state induces such a choice (its runs), covering every
+//! fire its golden pushes put out, with at least `Σ m` golden pushes besides the regular ones.
+//!
+//! **Consistent** (P's value drops by at most 1 per push): take an optimal choice after a push
+//! and build one before it that costs at most 1 more. A regular push changes no golden block
+//! and no golden reach; the regular cost before is at most 1 more (the pushed block's relaxed
+//! cost was at most 1 more, and a block that melted had cost 1 and takes one fire with it; more
+//! fires burn before, so no other cost is higher and no block is less useful). A horizontal
+//! golden push from `p` to `p'` (same row segment) puts out fires of row segment `row(p)` that
+//! the block can reach from `p`: if the choice after it starts the block horizontally, its own
+//! row segment is `row(p)` already and the same choice covers them; if it starts vertically
+//! (or leaves the block unused), start it horizontally with one more run, `row(p)` as its own
+//! row segment (its slots: one more row, the same columns; the alternation still holds). The
+//! golden reach from `p` holds the reach from `p'`. Vertical pushes likewise. The cap keeps
+//! this: a choice of cost `CAP − 1` becomes one of cost `CAP`, and the value is never above it.
+//!
+//! **Computing P** for a set of coverable fires and the blocks' own segments: with the column
+//! slots chosen as a set, rows are disjoint, so the best rows are the forced ones plus the rows
+//! with the most remaining fires. The smaller side (rows or columns) is enumerated over its
+//! subsets, so P is used only while that side has at most [`MAX_ENUMERATED`] segments with
+//! coverable fires (a count that never grows along a path, so the choice stays consistent).
+//! The coverage per total run count depends only on the coverable fires and the blocks' own
+//! segments, and many states share those: it is memoised per thread.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The value of P is capped here, and run totals at `CAP - 1` are the most considered.
+pub const CAP: u32 = 32;
+
+/// The most segments with coverable fires on the enumerated side.
+pub const MAX_ENUMERATED: usize = 10;
+
+/// The most golden blocks the bound handles (3^k orientation choices).
+pub const MAX_GOLDEN: usize = 3;
+
+/// No segment with fires through this cell in this orientation.
+pub const NO_SEGMENT: u8 = u8::MAX;
+
+/// Memoised coverage tables per thread, keyed by (level id, coverable fires, own segments).
+type Memo = HashMap<(u64, u64, u64), [u8; CAP as usize]>;
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+}
+
+/// Entries kept per thread before the memo is cleared.
+const MEMO_LIMIT: usize = 1 << 19;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// Coverage per number of slots on each side (see [`table`]).
+type Table = Vec<Vec<u8>>;
+
+/// Not reachable with this many runs.
+const NONE: u8 = u8::MAX;
+
+/// The static segment tables of a level (fire index sets as single words: at most 64 fires).
+pub struct Runs {
+    id: u64,
+    /// Per row segment holding a fire: its fires.
+    row_fires: Vec<u64>,
+    /// Per column segment holding a fire: its fires.
+    col_fires: Vec<u64>,
+    /// Per board bit: its row segment and column segment ids ([`NO_SEGMENT`] without fires).
+    pub cell_segments: Vec<(u8, u8)>,
+}
+
+impl Runs {
+    pub fn new(row_fires: Vec<u64>, col_fires: Vec<u64>, cell_segments: Vec<(u8, u8)>) -> Runs {
+        Runs {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            row_fires,
+            col_fires,
+            cell_segments,
+        }
+    }
+
+    /// P's value, or `None` where the bound does not apply (too many segments on both sides, or
+    /// too many golden blocks). `coverable`: burning fires some golden block can reach;
+    /// `golden`: the golden blocks' board bits; `burning`: the number of burning fires;
+    /// `regular_cost(n)`: the least cost of `n` regular blocks, `None` if there are fewer.
+    pub fn bound(
+        &self,
+        coverable: u64,
+        golden: &[usize],
+        burning: u32,
+        regular_cost: impl Fn(u32) -> Option<u32>,
+    ) -> Option<u32> {
+        if golden.len() > MAX_GOLDEN {
+            return None;
+        }
+        let mut own = 0u64;
+        for (i, &g) in golden.iter().enumerate() {
+            let (r, c) = self.cell_segments[g];
+            own |= (u64::from(r) | u64::from(c) << 8) << (16 * i);
+        }
+        let key = (self.id, coverable, own);
+        let cover = MEMO.with(|memo| memo.borrow().get(&key).copied());
+        let cover = match cover {
+            Some(c) => c,
+            None => {
+                let c = self.coverage(coverable, golden)?;
+                MEMO.with(|memo| {
+                    let mut memo = memo.borrow_mut();
+                    if memo.len() >= MEMO_LIMIT {
+                        memo.clear();
+                    }
+                    memo.insert(key, c);
+                });
+                c
+            }
+        };
+        let mut best = CAP;
+        for (runs, &covered) in (0..).zip(&cover) {
+            if covered == NONE || runs >= best {
+                continue;
+            }
+            if let Some(cost) = regular_cost(burning.saturating_sub(u32::from(covered))) {
+                best = best.min(runs + cost);
+            }
+        }
+        Some(best)
+    }
+
+    /// Per total run count below [`CAP`]: the most coverable fires the golden blocks can cover
+    /// (`NONE` where no choice has that total), or `None` where both sides have too many
+    /// segments.
+    fn coverage(&self, coverable: u64, golden: &[usize]) -> Option<[u8; CAP as usize]> {
+        let lines = |fires: &[u64]| -> Vec<(usize, u64)> {
+            fires
+                .iter()
+                .enumerate()
+                .map(|(id, &f)| (id, f & coverable))
+                .filter(|&(_, f)| f != 0)
+                .collect()
+        };
+        let rows = lines(&self.row_fires);
+        let cols = lines(&self.col_fires);
+        // Side 0 is taken greedily, side 1 enumerated.
+        let enumerate_rows = rows.len() < cols.len();
+        let (greedy, enumerated) = if enumerate_rows {
+            (&cols, &rows)
+        } else {
+            (&rows, &cols)
+        };
+        if enumerated.len() > MAX_ENUMERATED {
+            return None;
+        }
+        // Each block's own segment per side, as an index into that side's list (`None`: the
+        // segment holds no coverable fire, it only takes a slot).
+        let own: Vec<[Option<usize>; 2]> = golden
+            .iter()
+            .map(|&g| {
+                let (r, c) = self.cell_segments[g];
+                let (r, c) = (usize::from(r), usize::from(c));
+                let find = |list: &[(usize, u64)], id: usize| list.iter().position(|l| l.0 == id);
+                let (in_rows, in_cols) = (find(&rows, r), find(&cols, c));
+                if enumerate_rows {
+                    [in_cols, in_rows]
+                } else {
+                    [in_rows, in_cols]
+                }
+            })
+            .collect();
+        let (ng, ne) = (greedy.len(), enumerated.len());
+        let most_runs = 2 * ng.max(ne) + 2;
+        let mut cover = [NONE; CAP as usize];
+        cover[0] = 0;
+        let mut tables: Vec<((u64, u64), Table)> = Vec::new();
+        // Orientation per block: 0 unused, 1 starts on side 0, 2 starts on side 1.
+        let choices = 3usize.pow(golden.len() as u32);
+        for choice in 1..choices {
+            let orient: Vec<usize> = (0..golden.len())
+                .map(|i| choice / 3usize.pow(i as u32) % 3)
+                .collect();
+            let (mut forced, mut empty) = ([0u64; 2], [0usize; 2]);
+            for (i, &o) in orient.iter().enumerate() {
+                if o > 0 {
+                    match own[i][o - 1] {
+                        Some(j) => forced[o - 1] |= 1 << j,
+                        None => empty[o - 1] += 1,
+                    }
+                }
+            }
+            let table = match tables.iter().find(|(f, _)| *f == (forced[0], forced[1])) {
+                Some((_, t)) => t,
+                None => {
+                    let t = table(coverable, greedy, enumerated, forced);
+                    tables.push(((forced[0], forced[1]), t));
+                    &tables.last().unwrap().1
+                }
+            };
+            // Every run count m ≥ 1 of every used block.
+            let used: Vec<usize> = (0..golden.len()).filter(|&i| orient[i] > 0).collect();
+            let mut counts = vec![1usize; used.len()];
+            loop {
+                let mut slots = [0usize; 2];
+                let mut total = 0;
+                for (k, &i) in used.iter().enumerate() {
+                    let (m, first) = (counts[k], orient[i] - 1);
+                    slots[first] += m.div_ceil(2);
+                    slots[1 - first] += m / 2;
+                    total += m;
+                }
+                if total < CAP as usize {
+                    let g = (slots[0] - empty[0]).min(ng);
+                    let e = (slots[1] - empty[1]).min(ne);
+                    let c = table[g][e];
+                    if c != NONE && (cover[total] == NONE || c > cover[total]) {
+                        cover[total] = c;
+                    }
+                }
+                // Next combination of counts.
+                let mut k = 0;
+                while k < counts.len() {
+                    counts[k] += 1;
+                    if counts[k] <= most_runs {
+                        break;
+                    }
+                    counts[k] = 1;
+                    k += 1;
+                }
+                if k == counts.len() {
+                    break;
+                }
+            }
+        }
+        Some(cover)
+    }
+}
+
+/// `t[g][e]`: the most fires of `coverable` covered by at most `g` lines of `greedy` and `e`
+/// lines of `enumerated`, holding the `forced` lines of each side (`NONE` when fewer slots than
+/// forced lines).
+fn table(
+    coverable: u64,
+    greedy: &[(usize, u64)],
+    enumerated: &[(usize, u64)],
+    forced: [u64; 2],
+) -> Table {
+    let (ng, ne) = (greedy.len(), enumerated.len());
+    let mut t = vec![vec![NONE; ne + 1]; ng + 1];
+    let forced_greedy: u64 = greedy
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| forced[0] >> j & 1 == 1)
+        .fold(0, |a, (_, l)| a | l.1);
+    let nfg = forced[0].count_ones() as usize;
+    let free_mask = ((1u64 << ne) - 1) & !forced[1];
+    let mut gains = Vec::with_capacity(ng);
+    // Every subset of the enumerated side holding the forced lines.
+    let mut sub = 0u64;
+    loop {
+        let set = sub | forced[1];
+        let mut covered = 0u64;
+        for (j, l) in enumerated.iter().enumerate() {
+            if set >> j & 1 == 1 {
+                covered |= l.1;
+            }
+        }
+        let e = set.count_ones() as usize;
+        let rest = coverable & !covered & !forced_greedy;
+        let base = (coverable & (covered | forced_greedy)).count_ones();
+        gains.clear();
+        for (j, l) in greedy.iter().enumerate() {
+            if forced[0] >> j & 1 == 0 {
+                gains.push((l.1 & rest).count_ones());
+            }
+        }
+        gains.sort_unstable_by(|a, b| b.cmp(a));
+        let mut sum = base;
+        for g in nfg..=ng {
+            if g > nfg {
+                sum += gains[g - nfg - 1];
+            }
+            let cell = &mut t[g][e];
+            if *cell == NONE || sum as u8 > *cell {
+                *cell = sum as u8;
+            }
+        }
+        // Next subset of the free lines.
+        if sub == free_mask {
+            break;
+        }
+        sub = (sub.wrapping_sub(free_mask)) & free_mask;
+    }
+    // "At most" slots: spare slots may stay unused.
+    for g in 0..=ng {
+        for e in 0..=ne {
+            let mut best = t[g][e];
+            if g > 0 && t[g - 1][e] != NONE && (best == NONE || t[g - 1][e] > best) {
+                best = t[g - 1][e];
+            }
+            if e > 0 && t[g][e - 1] != NONE && (best == NONE || t[g][e - 1] > best) {
+                best = t[g][e - 1];
+            }
+            t[g][e] = best;
+        }
+    }
+    t
+}
