@@ -29,6 +29,6 @@ run official-golf-peaks "$shared/corpora/golf-peaks/official"
 run official-sliding-blocks "$shared/corpora/sliding-blocks/layton-puzzles.tsv"
 run official-puzzle-quest "$shared/corpora/puzzle-quest/capture-boards.txt"
 # H-49 has no known optimum; the timeout bounds the run if the search cannot prove one.
-run official-ice-tower --timeout 300 "$shared/corpora/ice-tower"
+run official-ice-tower --timeout 120 "$shared/corpora/ice-tower"
 run official-bender4 "$shared/corpora/bender4"
 exit $status

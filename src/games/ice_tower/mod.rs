@@ -109,18 +109,21 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
 /// Optimal A* over the packed space with `N`-word boards and `K`-word keys.
 fn solve_packed<const N: usize, const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = IceSpace::<N, K>::new(puzzle);
-    answer(astar(&space, ctl), |path| space.pushes_of(path))
+    answer(astar(&space, ctl), ctl, |path| space.pushes_of(path))
 }
 
 /// Optimal A* over the simulator's space, the magician's exact cell kept (X8).
 fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
-    answer(astar(&space, ctl), |path| space.pushes_of(path))
+    answer(astar(&space, ctl), ctl, |path| space.pushes_of(path))
 }
 
-/// The answer of a search outcome, its path written as pushes.
+/// The answer of a search outcome, its path written as pushes. A search stopped by a limit
+/// still proves something: A* had expanded every state with a smaller f than the one it was
+/// working on (`ctl.depth()`), so no solution is shorter than that.
 fn answer<S>(
     outcome: SearchOutcome<S>,
+    ctl: &SearchControl,
     pushes_of: impl Fn(&[S]) -> Vec<(usize, usize, Dir)>,
 ) -> Answer {
     match outcome {
@@ -138,6 +141,9 @@ fn answer<S>(
             }
         }
         SearchOutcome::Exhausted => Answer::Unsolvable,
-        SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
+        SearchOutcome::Stopped(limit) => Answer::Limit(format!(
+            "{limit}; no solution has fewer than {} pushes",
+            ctl.depth()
+        )),
     }
 }
