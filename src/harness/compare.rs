@@ -5,7 +5,8 @@
 //! are more states explored, a level missing from the new run, and a time ratio beyond the
 //! tolerance. Levels whose baseline time is under `small_millis` are too short to time one by
 //! one: they are compared in aggregate (sum against sum). Fewer states and faster times are
-//! reported as improvements. The text report puts a short summary first, details after.
+//! reported as improvements. A level that ended `limit` in both files is compared by its answer
+//! only. The text report puts a short summary first, details after.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -258,6 +259,11 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
                 text,
             });
         }
+        // A level stopped by a limit both times measured the limit (states reached before a
+        // timeout depend on the machine's load), not the solver: only its answer is compared.
+        if b.status == Status::Limit && n.status == Status::Limit {
+            continue;
+        }
         if n.states != b.states {
             let kind = if n.states > b.states {
                 Kind::MoreStates
@@ -441,6 +447,20 @@ mod tests {
         let c = compare(&baseline(), &new, Tolerance::default());
         assert_eq!(kinds(&c), [Kind::FewerStates]);
         assert!(!c.regressed(), "fewer states is an improvement");
+    }
+
+    #[test]
+    fn levels_stopped_by_a_limit_both_times_compare_by_answer_only() {
+        let mut base = baseline();
+        base[0].status = Status::Limit;
+        let mut new = base.clone();
+        new[0].states *= 2;
+        new[0].millis *= 3.0;
+        let c = compare(&base, &new, Tolerance::default());
+        assert!(kinds(&c).is_empty(), "{:?}", kinds(&c));
+        new[0].status = Status::Solved;
+        let c = compare(&base, &new, Tolerance::default());
+        assert!(kinds(&c).contains(&Kind::MoreStates));
     }
 
     #[test]
