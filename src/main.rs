@@ -78,7 +78,8 @@ struct SolveArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Per level: stop with status `limit` once this many states are stored.
+    /// Per level: stop with status `limit` once this many states are stored (checked between
+    /// search layers, so the count where it stops is the same on every run).
     #[arg(long)]
     max_states: Option<u64>,
     /// Per level: stop with status `limit` after this many seconds.

@@ -194,6 +194,10 @@ impl<'a, P: Space> Search<'a, P> {
             }
             done = end;
             size *= 2;
+            // Between waves, as between buckets: a state limit stops at a reproducible point.
+            if self.ctl.check().is_err() {
+                return None;
+            }
             if let Some(next) = self.open.remove(&(f, g + 1))
                 && let Some(goal) = self.in_waves(next, (f, g + 1))
             {
@@ -224,7 +228,7 @@ impl<'a, P: Space> Search<'a, P> {
             let queued = result.bytes();
             let in_flight = in_flight.fetch_add(queued, Ordering::Relaxed) + queued;
             ctl.set_bytes(waiting + visited.bytes() + in_flight);
-            let _ = ctl.check();
+            let _ = ctl.check_mid_layer();
             result
         };
         let chunk = chunk_size(states.len());

@@ -99,7 +99,7 @@ pub(crate) fn expand_layer<P: Space>(
         let built = built.fetch_add(part, Ordering::Relaxed) + part;
         ctl.set_bytes(visited.bytes() + frontier_bytes + built);
         // Sets the shared stop flag that the other workers poll.
-        let _ = ctl.check();
+        let _ = ctl.check_mid_layer();
         result
     };
     if frontier.len() <= chunk {

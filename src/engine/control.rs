@@ -136,6 +136,18 @@ impl SearchControl {
 
     /// Checks every limit; once one is hit, every later call reports it too.
     pub fn check(&self) -> Result<(), Limit> {
+        self.check_limits(true)
+    }
+
+    /// [`Self::check`] for the workers inside a layer or bucket: every limit but `max_states`,
+    /// which the searches check only between layers (and buckets, and waves), so that a search
+    /// stopped by it has always stored the same states, whatever the threads' timing. Time and
+    /// memory must stop a large layer while it grows; a state count may finish it.
+    pub fn check_mid_layer(&self) -> Result<(), Limit> {
+        self.check_limits(false)
+    }
+
+    fn check_limits(&self, states_too: bool) -> Result<(), Limit> {
         // The lock is only taken once some stop was flagged.
         let requested = if self.is_stopped() {
             *self.requested.lock().unwrap_or_else(|e| e.into_inner())
@@ -144,7 +156,9 @@ impl SearchControl {
         };
         let limit = if requested.is_some() {
             requested
-        } else if let Some(max) = self.limits.max_states.filter(|&m| self.states() >= m) {
+        } else if let Some(max) =
+            (self.limits.max_states).filter(|&m| states_too && self.states() >= m)
+        {
             Some(Limit::States(max))
         } else if let Some(t) = self.limits.timeout.filter(|&t| self.started.elapsed() >= t) {
             Some(Limit::Time(t))
