@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Regenerates every baseline results CSV: the repository's own corpora (results/corpora.csv)
-# and each official corpus under ../shared/corpora (results/official-<game>.csv).
+# Regenerates every baseline results CSV: the repository's own corpora
+# (results/baselines/corpora.csv) and each official corpus under ../shared/corpora
+# (results/baselines/official-<game>.csv). They live apart from results/<name>.csv, which
+# `frontier solve` writes by default, so that an ordinary run never overwrites a baseline.
 #
-#   scripts/baselines.sh            # write into results/
-#   OUT=/tmp/new scripts/baselines.sh   # write elsewhere (e.g. to compare against results/)
+#   scripts/baselines.sh                # write into results/baselines/
+#   OUT=/tmp/new scripts/baselines.sh   # write elsewhere (e.g. to compare against the baselines)
 #
 # Levels are solved one at a time (each with every core), so each row's time is its own.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
-out=${OUT:-results}
+out=${OUT:-results/baselines}
 mkdir -p "$out"
 cargo build --release --quiet || exit 2
 bin=target/release/frontier
