@@ -182,8 +182,17 @@ pub fn to_csv(rows: &[Row]) -> String {
 }
 
 /// Writes `text` to `path` through a temporary file beside it and a rename, so a reader sees
-/// the old file or the new one, never half of one.
+/// the old file or the new one, never half of one. A path that exists and is not a regular
+/// file (`--out /dev/null`, a pipe) is written in place: a rename would replace the device or
+/// pipe with a regular file, and as root that turns /dev/null into a file every later reader
+/// of /dev/null reads back.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return fs::OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .write_all(text.as_bytes());
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -326,5 +335,18 @@ mod tests {
         let leftovers = fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1, "no temporary file stays behind");
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_device_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        let is_device = |p: &Path| fs::metadata(p).is_ok_and(|m| m.file_type().is_char_device());
+        if !is_device(null) {
+            return; // nothing to protect on this machine
+        }
+        write_atomically(null, "game,level\n").unwrap();
+        assert!(is_device(null), "/dev/null was replaced by a file");
+        assert_eq!(fs::read(null).unwrap(), b"");
     }
 }
