@@ -92,38 +92,25 @@ impl<const N: usize> Bits<N> {
     }
 }
 
-impl<const N: usize> BitAnd for Bits<N> {
-    type Output = Self;
-    #[inline]
-    fn bitand(mut self, o: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a &= b;
+/// A word-wise binary operator on board sets.
+macro_rules! word_wise {
+    ($trait:ident, $method:ident, $assign:tt) => {
+        impl<const N: usize> $trait for Bits<N> {
+            type Output = Self;
+            #[inline]
+            fn $method(mut self, o: Self) -> Self {
+                for (a, b) in self.0.iter_mut().zip(o.0) {
+                    *a $assign b;
+                }
+                self
+            }
         }
-        self
-    }
+    };
 }
 
-impl<const N: usize> BitOr for Bits<N> {
-    type Output = Self;
-    #[inline]
-    fn bitor(mut self, o: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a |= b;
-        }
-        self
-    }
-}
-
-impl<const N: usize> BitXor for Bits<N> {
-    type Output = Self;
-    #[inline]
-    fn bitxor(mut self, o: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a ^= b;
-        }
-        self
-    }
-}
+word_wise!(BitAnd, bitand, &=);
+word_wise!(BitOr, bitor, |=);
+word_wise!(BitXor, bitxor, ^=);
 
 impl<const N: usize> Not for Bits<N> {
     type Output = Self;

@@ -11,7 +11,7 @@
 use super::bits::{Bits, Key};
 use super::level::Puzzle;
 use super::rules::{Dir, Ice, Position};
-use super::space::{IceSpace, PushMove, Unpacked};
+use super::space::{IceSpace, PushMove, Unpacked, pushes_along};
 use crate::engine::Space;
 
 pub struct SimSpace<'a, const N: usize, const K: usize> {
@@ -113,20 +113,9 @@ impl<'a, const N: usize, const K: usize> SimSpace<'a, N, K> {
 
     /// The pushes between consecutive keys of a path, as (row, col, dir) of the grid.
     pub fn pushes_of(&self, path: &[Key<K>]) -> Vec<(usize, usize, Dir)> {
-        let num = &self.packed.board.num;
-        path.windows(2)
-            .map(|pair| {
-                let mut found = None;
-                self.for_each_push(&pair[0], |m, next| {
-                    if found.is_none() && next == pair[1] {
-                        found = Some(m);
-                    }
-                });
-                let m = found.expect("consecutive states of a path differ by one push");
-                let cell = num.cell(m.block);
-                (cell / num.grid_width, cell % num.grid_width, m.dir)
-            })
-            .collect()
+        pushes_along(path, &self.packed.board.num, |key, visit| {
+            self.for_each_push(key, visit)
+        })
     }
 }
 

@@ -114,6 +114,28 @@ pub struct PushMove {
     pub dir: Dir,
 }
 
+/// The pushes that turn each key of a path into the next, as (row, col, dir) of the grid, found
+/// among the pushes `for_each_push` lists for a key (either space's expansion).
+pub fn pushes_along<const K: usize>(
+    path: &[Key<K>],
+    num: &Numbering,
+    for_each_push: impl Fn(&Key<K>, &mut dyn FnMut(PushMove, Key<K>)),
+) -> Vec<(usize, usize, Dir)> {
+    path.windows(2)
+        .map(|pair| {
+            let mut found = None;
+            for_each_push(&pair[0], &mut |m, next| {
+                if found.is_none() && next == pair[1] {
+                    found = Some(m);
+                }
+            });
+            let m = found.expect("consecutive states of a path differ by one push");
+            let cell = num.cell(m.block);
+            (cell / num.grid_width, cell % num.grid_width, m.dir)
+        })
+        .collect()
+}
+
 /// How a regular block's slide ends.
 #[derive(Clone, Copy)]
 enum Slide {
@@ -435,20 +457,9 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
 
     /// The pushes that turn each state of a path into the next, as (row, col, dir) of the grid.
     pub fn pushes_of(&self, path: &[Key<K>]) -> Vec<(usize, usize, Dir)> {
-        path.windows(2)
-            .map(|pair| {
-                let mut found = None;
-                self.for_each_push(&pair[0], |m, next| {
-                    if found.is_none() && next == pair[1] {
-                        found = Some(m);
-                    }
-                });
-                let m = found.expect("consecutive states of a path differ by one push");
-                let cell = self.board.num.cell(m.block);
-                let w = self.board.num.grid_width;
-                (cell / w, cell % w, m.dir)
-            })
-            .collect()
+        pushes_along(path, &self.board.num, |key, visit| {
+            self.for_each_push(key, visit)
+        })
     }
 }
 
