@@ -220,18 +220,7 @@ fn bar_chart(title: &str, bars: &Bars, unit: &str, from: Option<f64>) -> String 
     let width = left + bar * n as f64 + 20.0;
     let axis = LogAxis::new(bars.values.iter().copied().chain(from));
     let y_of = |v: f64| top + height * (1.0 - axis.fraction(v));
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" role=\"img\" aria-label=\"{}\">",
-        top + height + below,
-        escape(title)
-    );
-    let _ = write!(
-        svg,
-        "<text x=\"{left}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
-        escape(title)
-    );
+    let mut svg = svg_start(width, top + height + below, left, title);
     for tick in axis.decades() {
         let y = y_of(tick);
         let _ = write!(
@@ -310,19 +299,7 @@ fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String
     let (left, top, size) = (70.0, 24.0, 300.0);
     let axis = LogAxis::new(points.iter().flat_map(|p| [p.1, p.2]));
     let at = |v: f64| size * axis.fraction(v);
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-label=\"{}\">",
-        left + size + 30.0,
-        top + size + 40.0,
-        escape(title)
-    );
-    let _ = write!(
-        svg,
-        "<text x=\"{left}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
-        escape(title)
-    );
+    let mut svg = svg_start(left + size + 30.0, top + size + 40.0, left, title);
     for tick in axis.decades() {
         let p = at(tick);
         let _ = write!(
@@ -389,6 +366,14 @@ fn human(n: f64) -> String {
         &digits
     };
     format!("{trimmed}{suffix}")
+}
+
+/// The opening of a chart: the `<svg>` element of that size, labelled, and its bold title at `x`.
+fn svg_start(width: f64, height: f64, x: f64, title: &str) -> String {
+    let title = escape(title);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\" aria-label=\"{title}\"><text x=\"{x}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{title}</text>"
+    )
 }
 
 /// Escapes text for HTML and SVG.
