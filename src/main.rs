@@ -19,6 +19,21 @@ use frontier::harness::{self, discover};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Turns off mimalloc's eager commit of its arenas. Why: with it on (mimalloc's default on
+/// Linux), memory the searches free (hash tables outgrown as they double) stays committed and
+/// resident, and The Time Machine peaks at 55-65 MB of RSS for 15 MB of live heap; with it off,
+/// at 28 MB. The option's number is its place in `mi_option_e` of mimalloc v3's `mimalloc.h`
+/// (the Rust bindings' constants predate v3).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static KEEP_MEMORY_UNCOMMITTED: extern "C" fn() = keep_memory_uncommitted_until_used;
+extern "C" fn keep_memory_uncommitted_until_used() {
+    const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+    // SAFETY: setting an option is allowed at any time; it affects arenas reserved after it.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) };
+}
+
 #[derive(Parser)]
 #[command(
     name = "frontier",
@@ -85,7 +100,8 @@ struct SolveArgs {
     /// Per level: stop with status `limit` after this many seconds.
     #[arg(long)]
     timeout: Option<f64>,
-    /// Memory all running searches may use together, in MiB (default: 70% of the machine's).
+    /// Memory the process may hold (resident), in MiB (default: 70% of the machine's); past it
+    /// the largest running search stops with a `limit` row.
     #[arg(long)]
     max_memory: Option<u64>,
     /// No progress bars.

@@ -3,10 +3,11 @@
 //! Open states live in buckets keyed by (f, g). Buckets are taken in increasing f, and within one
 //! f in increasing g: with unit moves and a consistent heuristic a successor of a state in
 //! (f, g) lands in (f' ≥ f, g + 1), so every bucket is complete when it is taken and its states
-//! can be expanded in parallel exactly like a BFS layer. The visited map stores (parent, g); a
-//! state reached again with a smaller g is improved and re-queued. Its older queue entry is not
-//! looked up again (that would cost a map probe per expansion): expanding it once more only
-//! meets states already stored with smaller g, so it changes nothing.
+//! can be expanded in parallel exactly like a BFS layer. The visited set's arena keeps each
+//! state with its parent's index and its g, and the buckets hold only indices; a state reached
+//! again with a smaller g is improved and re-queued. Its older queue entry is not looked up
+//! again (that would cost a map probe per expansion): expanding it once more only meets states
+//! already stored with smaller g, so it changes nothing.
 //!
 //! The first goal met with f equal to the bound being worked on is optimal: every state with a
 //! smaller f has been expanded. As in [`super::bfs`], the bucket in which it is met is finished
@@ -28,7 +29,9 @@
 //!   per f (g = f − h), so it is never reached again with a smaller g in the same layer.
 //!
 //! Waves are cut from a deterministic order (priority, then state hash), so the counts still
-//! do not depend on thread timing.
+//! do not depend on thread timing. A queued state's priority is its own tiebreak, computed again
+//! when its bucket is sorted; only a state queued again after a goals-only expansion carries
+//! one (the best of its successors').
 //!
 //! Memory is reported to the [`SearchControl`] after every chunk, not only after a bucket: one
 //! bucket of a large search can queue gigabytes, and the memory budget must see them coming.
@@ -40,30 +43,38 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::bfs::chunk_size;
+use super::bfs::{chunk_size, full};
 use super::visited::{Scratch, ScratchPool, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
-/// What the visited map stores per state.
-#[derive(Clone, Copy)]
-struct Node<S> {
-    parent: S,
-    g: u32,
+/// The largest g the arena stores (a 16-bit depth); nothing deeper is queued.
+const MAX_G: u32 = u16::MAX as u32;
+
+/// The states queued for one (f, g): indices into the visited set's arena, and (ordered search
+/// only) states queued again after a goals-only expansion, each with its priority.
+#[derive(Default)]
+struct Bucket {
+    states: Vec<u32>,
+    ranked: Vec<(u32, u32)>,
 }
 
-/// A queued state: itself, its parent (the start is its own) and its priority (ordered search
-/// only, else 0).
-type Entry<S> = (S, S, u32);
+impl Bucket {
+    fn bytes(&self) -> u64 {
+        (self.states.capacity() * size_of::<u32>()
+            + self.ranked.capacity() * size_of::<(u32, u32)>()) as u64
+    }
+}
 
 /// What one chunk produced: successors queued by f minus the bucket's f, states of a goals-only
-/// expansion queued again for bucket (f + 1, g), and the first optimal goal met.
-struct ChunkResult<S> {
-    queued: Vec<Vec<Entry<S>>>,
-    deferred: Vec<Entry<S>>,
-    goal: Option<S>,
+/// expansion queued again for bucket (f + 1, g) with their priority, and the first optimal goal
+/// met.
+struct ChunkResult {
+    queued: Vec<Vec<u32>>,
+    deferred: Vec<(u32, u32)>,
+    goal: Option<u32>,
 }
 
-impl<S> ChunkResult<S> {
+impl ChunkResult {
     fn empty() -> Self {
         ChunkResult {
             queued: Vec::new(),
@@ -74,14 +85,14 @@ impl<S> ChunkResult<S> {
 
     fn bytes(&self) -> u64 {
         let entries: usize = self.queued.iter().map(Vec::capacity).sum();
-        ((entries + self.deferred.capacity()) * size_of::<Entry<S>>()) as u64
+        (entries * size_of::<u32>() + self.deferred.capacity() * size_of::<(u32, u32)>()) as u64
     }
 }
 
 /// How the states of a bucket are expanded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Expansion {
-    /// Every successor is offered to the visited map.
+    /// Every successor is offered to the visited set.
     Full,
     /// Only goals among the successors are stored; the state is queued again.
     GoalsOnly,
@@ -102,9 +113,9 @@ struct Search<'a, P: Space> {
     space: &'a P,
     ctl: &'a SearchControl,
     ordered: bool,
-    visited: Visited<P::State, Node<P::State>>,
-    scratch: ScratchPool<P::State, Node<P::State>>,
-    open: BTreeMap<(u32, u32), Vec<Entry<P::State>>>,
+    visited: Visited<P::State>,
+    scratch: ScratchPool<P::State>,
+    open: BTreeMap<(u32, u32), Bucket>,
 }
 
 impl<'a, P: Space> Search<'a, P> {
@@ -113,7 +124,7 @@ impl<'a, P: Space> Search<'a, P> {
             space,
             ctl,
             ordered,
-            visited: Visited::new(),
+            visited: Visited::new(true),
             scratch: ScratchPool::new(),
             open: BTreeMap::new(),
         }
@@ -125,17 +136,11 @@ impl<'a, P: Space> Search<'a, P> {
         let Some(h0) = space.heuristic(&start) else {
             return SearchOutcome::Exhausted;
         };
-        self.visited.insert_new(
-            start,
-            Node {
-                parent: start,
-                g: 0,
-            },
-        );
+        let root = self.visited.insert_root(start);
         self.ctl.add(1, 0);
-        self.open.insert((h0, 0), vec![(start, start, 0)]);
+        self.open.entry((h0, 0)).or_default().states.push(root);
         while let Some(((f, g), bucket)) = self.open.pop_first() {
-            if let Err(limit) = self.ctl.check() {
+            if let Err(limit) = self.ctl.check().and(full(&self.visited)) {
                 return SearchOutcome::Stopped(limit);
             }
             if space.max_depth().is_some_and(|max| f > max) {
@@ -143,13 +148,19 @@ impl<'a, P: Space> Search<'a, P> {
             }
             self.ctl.set_depth(u64::from(f));
             // A goal queued earlier with this f: every smaller f is done.
-            if let Some(&(goal, _, _)) = bucket.iter().find(|(s, _, _)| space.is_goal(s)) {
+            let visited = &self.visited;
+            let queued_goal = bucket
+                .states
+                .iter()
+                .chain(bucket.ranked.iter().map(|(i, _)| i))
+                .find(|&&i| space.is_goal(&visited.state(i)));
+            if let Some(&goal) = queued_goal {
                 return self.found(goal);
             }
             let goal = if self.ordered {
                 self.in_waves(bucket, (f, g))
             } else {
-                self.expand(&bucket, (f, g), Expansion::Full)
+                self.expand(&bucket.states, (f, g), Expansion::Full)
             };
             if let Some(goal) = goal {
                 return self.found(goal);
@@ -161,31 +172,30 @@ impl<'a, P: Space> Search<'a, P> {
         SearchOutcome::Exhausted
     }
 
-    fn found(&self, goal: P::State) -> SearchOutcome<P::State> {
-        SearchOutcome::Found(self.visited.path_to(goal, |n| n.parent))
+    fn found(&self, goal: u32) -> SearchOutcome<P::State> {
+        SearchOutcome::Found(self.visited.path_to(goal))
     }
 
     /// Heap bytes of the open buckets, by capacity (the slack of a growing vector is memory too).
     fn open_bytes(&self) -> u64 {
-        let entries: usize = self.open.values().map(Vec::capacity).sum();
-        (entries * size_of::<Entry<P::State>>()) as u64
+        self.open.values().map(Bucket::bytes).sum()
+    }
+
+    /// Everything the search holds: the visited set, the open buckets, the workers' buffers.
+    fn bytes(&self) -> u64 {
+        self.visited.bytes() + self.open_bytes() + self.scratch.bytes()
     }
 
     /// Expands a bucket in waves of increasing priority, searching after each wave the bucket
     /// (f, g + 1) it fed (in waves too, recursively) before the next wave: depth first within
     /// the layer. States one move from a goal (g = f − 1) are only searched for a goal.
-    fn in_waves(
-        &mut self,
-        mut bucket: Vec<Entry<P::State>>,
-        (f, g): (u32, u32),
-    ) -> Option<P::State> {
+    fn in_waves(&mut self, bucket: Bucket, (f, g): (u32, u32)) -> Option<u32> {
         let expansion = if f == g + 1 {
             Expansion::GoalsOnly
         } else {
             Expansion::Full
         };
-        let hasher = StateHasher::default();
-        bucket.par_sort_unstable_by_key(|&(s, _, priority)| (priority, hasher.hash_one(s)));
+        let bucket = self.sorted(bucket);
         let (mut done, mut size) = (0, 1024);
         while done < bucket.len() {
             let end = (done + size).min(bucket.len());
@@ -207,18 +217,33 @@ impl<'a, P: Space> Search<'a, P> {
         None
     }
 
+    /// The states of a bucket by (priority, state hash): a deterministic order.
+    fn sorted(&self, bucket: Bucket) -> Vec<u32> {
+        let (space, visited) = (self.space, &self.visited);
+        let hasher = StateHasher::default();
+        let key = |index: u32, priority: Option<u32>| {
+            let state = visited.state(index);
+            let priority = priority.unwrap_or_else(|| space.tiebreak(&state));
+            (priority, hasher.hash_one(state), index)
+        };
+        let mut keyed: Vec<(u32, u64, u32)> = bucket
+            .states
+            .par_iter()
+            .map(|&i| key(i, None))
+            .chain(bucket.ranked.par_iter().map(|&(i, p)| key(i, Some(p))))
+            .collect();
+        drop(bucket);
+        keyed.par_sort_unstable();
+        keyed.into_iter().map(|(_, _, index)| index).collect()
+    }
+
     /// Expands `states` of bucket (f, g) in parallel and queues what they produced.
-    fn expand(
-        &mut self,
-        states: &[Entry<P::State>],
-        (f, g): (u32, u32),
-        expansion: Expansion,
-    ) -> Option<P::State> {
+    fn expand(&mut self, states: &[u32], (f, g): (u32, u32), expansion: Expansion) -> Option<u32> {
         let (space, ctl, ordered) = (self.space, self.ctl, self.ordered);
         let (visited, scratch) = (&self.visited, &self.scratch);
-        let waiting = self.open_bytes() + std::mem::size_of_val(states) as u64;
+        let waiting = self.open_bytes() + size_of_val(states) as u64;
         let in_flight = AtomicU64::new(0);
-        let expand = |chunk: &[Entry<P::State>]| {
+        let expand = |chunk: &[u32]| {
             if ctl.is_stopped() {
                 return ChunkResult::empty();
             }
@@ -227,13 +252,13 @@ impl<'a, P: Space> Search<'a, P> {
             });
             let queued = result.bytes();
             let in_flight = in_flight.fetch_add(queued, Ordering::Relaxed) + queued;
-            ctl.set_bytes(waiting + visited.bytes() + in_flight);
+            ctl.set_bytes(waiting + visited.bytes() + scratch.bytes() + in_flight);
             let _ = ctl.check_mid_layer();
             result
         };
         let chunk = chunk_size(states.len());
         // A single chunk is expanded on the calling thread, without a round trip through the pool.
-        let chunks: Vec<ChunkResult<P::State>> = if states.len() <= chunk {
+        let chunks: Vec<ChunkResult> = if states.len() <= chunk {
             vec![expand(states)]
         } else {
             states.par_chunks(chunk).map(expand).collect()
@@ -251,6 +276,7 @@ impl<'a, P: Space> Search<'a, P> {
                 self.open
                     .entry((f + delta, g + 1))
                     .or_default()
+                    .states
                     .reserve_exact(count);
             }
         }
@@ -262,6 +288,7 @@ impl<'a, P: Space> Search<'a, P> {
                     self.open
                         .entry((f + delta, g + 1))
                         .or_default()
+                        .states
                         .extend(states);
                 }
             }
@@ -269,73 +296,71 @@ impl<'a, P: Space> Search<'a, P> {
                 self.open
                     .entry((f + 1, g))
                     .or_default()
+                    .ranked
                     .extend(chunk.deferred);
             }
         }
-        ctl.set_bytes(self.visited.bytes() + self.open_bytes());
+        ctl.set_bytes(self.bytes());
         goal
     }
 }
 
 /// Expands the states of one chunk of bucket (f, g) with a worker's reused buffers; `ordered`
-/// adds priorities to what is queued.
+/// searches defer goals-only expansions with a priority.
 fn expand_chunk<P: Space>(
     space: &P,
-    visited: &Visited<P::State, Node<P::State>>,
+    visited: &Visited<P::State>,
     ctl: &SearchControl,
-    chunk: &[Entry<P::State>],
+    chunk: &[u32],
     (f, g): (u32, u32),
     (expansion, ordered): (Expansion, bool),
-    Scratch { successors, batch }: &mut Scratch<P::State, Node<P::State>>,
-) -> ChunkResult<P::State> {
+    Scratch { successors, batch }: &mut Scratch<P::State>,
+) -> ChunkResult {
     let mut result = ChunkResult::empty();
+    if g >= MAX_G {
+        return result;
+    }
     // Successors at the depth bound matter only if they are goals.
     let last_layer = space.max_depth().is_some_and(|max| g + 1 >= max);
     let goals_only = last_layer || expansion == Expansion::GoalsOnly;
-    for &(state, parent, _) in chunk {
+    for &index in chunk {
+        let state = visited.state(index);
+        let parent = visited.parent(index);
+        let parent = (parent != index).then(|| visited.state(parent));
         successors.clear();
-        space.successors(&state, Some(&parent).filter(|p| **p != state), successors);
+        space.successors(&state, parent.as_ref(), successors);
         let mut best = u32::MAX;
         for &next in successors.iter() {
             let next = space.canonical(next);
-            let node = Node {
-                parent: state,
-                g: g + 1,
-            };
             if goals_only {
                 if space.is_goal(&next) {
-                    batch.push(next, node, f);
-                } else {
+                    batch.push(next, index, g + 1, f);
+                } else if ordered {
                     best = best.min(space.tiebreak(&next));
                 }
             } else if let Some(h) = space.heuristic(&next) {
-                batch.push(next, node, (g + 1 + h).max(f));
+                batch.push(next, index, g + 1, (g + 1 + h).max(f));
             }
         }
         if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
-            result.deferred.push((state, parent, best));
+            result.deferred.push((index, best));
         }
     }
     let mut stored = 0;
-    // The heuristic is computed before the visited map is asked, so that dead states are never
+    // The heuristic is computed before the visited set is asked, so that dead states are never
     // stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live
     // ones. Each candidate carries its f as the batch tag.
-    visited.insert_batch(
-        batch,
-        |old, new| old.g > new.g,
-        |next, node, f_next, was_new| {
-            stored += u64::from(was_new);
-            if f_next == f && result.goal.is_none() && space.is_goal(&next) {
-                result.goal = Some(next);
-            }
-            let priority = if ordered { space.tiebreak(&next) } else { 0 };
-            let delta = (f_next - f) as usize;
-            if result.queued.len() <= delta {
-                result.queued.resize_with(delta + 1, Vec::new);
-            }
-            result.queued[delta].push((next, node.parent, priority));
-        },
-    );
+    visited.insert_batch(batch, |next, index, f_next, was_new| {
+        stored += u64::from(was_new);
+        if f_next == f && result.goal.is_none() && space.is_goal(&next) {
+            result.goal = Some(index);
+        }
+        let delta = (f_next - f) as usize;
+        if result.queued.len() <= delta {
+            result.queued.resize_with(delta + 1, Vec::new);
+        }
+        result.queued[delta].push(index);
+    });
     ctl.add(stored, chunk.len() as u64);
     result
 }

@@ -2,45 +2,39 @@
 //!
 //! Layer d (all states at distance d) is split into chunks that rayon hands to its workers. A
 //! worker generates the successors of its chunk's states into one reused buffer, canonicalises
-//! them and offers them as one batch to the shared [`Visited`] map with their parent; the states
-//! that were new form the worker's part of layer d + 1. The layer in which a goal first appears
-//! is finished before the search stops, so the counts (`states`, `expanded`) do not depend on
-//! thread timing.
+//! them and offers them as one batch to the shared [`Visited`] set with their parent's index;
+//! the states that were new are appended to the set's arena, so layer d + 1 is simply the range
+//! of indices appended while layer d was expanded: no frontier vector is kept. The layer in
+//! which a goal first appears is finished before the search stops, so the counts (`states`,
+//! `expanded`) do not depend on thread timing.
 //!
-//! Memory per state: one (state, parent) bucket of the map plus its place in a frontier vector.
-//! The estimate reaches the [`SearchControl`] after every chunk, the part of the next layer built
-//! so far included, so that a memory budget stops a large layer while it grows.
+//! Memory per state: its arena slot (the packed state and a 4-byte parent index) and a 4-byte
+//! bucket of the set. The search's allocations reach the [`SearchControl`] after every chunk,
+//! so that a memory budget stops a large layer while it grows.
 //!
 //! With a move budget ([`Space::max_depth`]) the layer at the bound is searched for goals only:
 //! nothing else of it is stored.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::ops::Range;
 
 use rayon::prelude::*;
 
 use super::visited::{Scratch, ScratchPool, Visited};
 use super::{Limit, SearchControl, SearchOutcome, Space};
 
-/// A layer: states with the state each was first reached from.
-pub(crate) type Layer<S> = Vec<(S, S)>;
-
-/// The part of the next layer one chunk produced, with its first target state.
-type ChunkResult<S> = (Layer<S>, Option<S>);
-
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
-    let visited: Visited<P::State, P::State> = Visited::new();
+    let visited = Visited::new(false);
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
-    visited.insert_new(start, start);
+    let root = visited.insert_root(start);
     ctl.add(1, 0);
     if space.is_goal(&start) {
         return SearchOutcome::Found(vec![start]);
     }
-    // Each frontier entry carries its parent (the start is its own) for `Space::successors`.
-    let mut frontier = vec![(start, start)];
+    let mut layer = root..root + 1;
     let mut depth = 0;
-    while !frontier.is_empty() {
+    while !layer.is_empty() {
         if let Err(limit) = ctl.check() {
             return SearchOutcome::Stopped(limit);
         }
@@ -52,68 +46,72 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         ctl.set_depth(depth);
         let is_goal = |s: &P::State| space.is_goal(s);
         let last_layer = max_depth == Some(depth);
-        let (next, goal) = expand_layer(
-            space, &visited, &scratch, &frontier, ctl, is_goal, last_layer,
-        );
-        ctl.set_bytes(visited.bytes() + layer_bytes(&frontier) + layer_bytes(&next));
+        let (next, goal) = expand_layer(space, &visited, &scratch, layer, ctl, is_goal, last_layer);
+        ctl.set_bytes(visited.bytes() + scratch.bytes());
         if let Some(goal) = goal {
-            return SearchOutcome::Found(visited.path_to(goal, |&parent| parent));
+            return SearchOutcome::Found(visited.path_to(goal));
         }
-        if let Err(limit) = ctl.check() {
+        if let Err(limit) = ctl.check().and(full(&visited)) {
             return SearchOutcome::Stopped(limit);
         }
-        frontier = next;
+        layer = next;
     }
     SearchOutcome::Exhausted
 }
 
-/// Heap bytes of a layer.
-pub(crate) fn layer_bytes<S>(layer: &Layer<S>) -> u64 {
-    (layer.capacity() * std::mem::size_of::<(S, S)>()) as u64
+/// The limit a search reports when its arena cannot index another state.
+pub(crate) fn full<S: Copy + Eq + std::hash::Hash>(visited: &Visited<S>) -> Result<(), Limit> {
+    if visited.is_full() {
+        Err(Limit::States(super::arena::MAX_STATES))
+    } else {
+        Ok(())
+    }
 }
 
-/// Expands every state of `frontier` in parallel: stores each new successor in `visited` with
-/// its parent and returns them as the next layer, with the first new state (in layer order)
-/// for which `is_target` holds; with `targets_only`, the other successors are not stored. Stops
-/// early, with a partial layer, once `ctl` is stopped.
+/// Expands every state of `layer` (a range of indices of `visited`) in parallel: stores each
+/// new successor in `visited` with its parent and returns the range of the new states, with the
+/// index of the first (in chunk order) for which `is_target` holds; with `targets_only`, the
+/// other successors are not stored. Stops early, with a partial layer, once `ctl` is stopped.
 pub(crate) fn expand_layer<P: Space>(
     space: &P,
-    visited: &Visited<P::State, P::State>,
-    scratch: &ScratchPool<P::State, P::State>,
-    frontier: &Layer<P::State>,
+    visited: &Visited<P::State>,
+    scratch: &ScratchPool<P::State>,
+    layer: Range<u32>,
     ctl: &SearchControl,
     is_target: impl Fn(&P::State) -> bool + Sync,
     targets_only: bool,
-) -> (Layer<P::State>, Option<P::State>) {
-    let chunk = chunk_size(frontier.len());
-    let frontier_bytes = layer_bytes(frontier);
-    let built = AtomicU64::new(0);
-    let expand = |chunk: &[(P::State, P::State)]| {
+) -> (Range<u32>, Option<u32>) {
+    let chunk = chunk_size(layer.len()) as u32;
+    let expand = |chunk: Range<u32>| {
         if ctl.is_stopped() {
-            return (Vec::new(), None);
+            return None;
         }
-        let result =
-            scratch.with(|s| expand_chunk(space, visited, chunk, s, (&is_target, targets_only)));
-        ctl.add(result.0.len() as u64, chunk.len() as u64);
-        let part = layer_bytes(&result.0);
-        let built = built.fetch_add(part, Ordering::Relaxed) + part;
-        ctl.set_bytes(visited.bytes() + frontier_bytes + built);
+        let (stored, target) = scratch
+            .with(|s| expand_chunk(space, visited, chunk.clone(), s, (&is_target, targets_only)));
+        ctl.add(stored, chunk.len() as u64);
+        ctl.set_bytes(visited.bytes() + scratch.bytes());
         // Sets the shared stop flag that the other workers poll.
         let _ = ctl.check_mid_layer();
-        result
+        target
     };
-    if frontier.len() <= chunk {
+    let end = layer.end;
+    let target = if layer.len() <= chunk as usize {
         // One chunk: expanded on the calling thread, without a round trip through the pool.
-        return expand(frontier);
-    }
-    let chunks: Vec<ChunkResult<P::State>> = frontier.par_chunks(chunk).map(expand).collect();
-    let mut next = Vec::with_capacity(chunks.iter().map(|c| c.0.len()).sum());
-    let mut target = None;
-    for (states, found) in &chunks {
-        next.extend_from_slice(states);
-        target = target.or(*found);
-    }
-    (next, target)
+        expand(layer)
+    } else {
+        let chunks = (layer.len() as u32).div_ceil(chunk);
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let from = layer.start + c * chunk;
+                expand(from..(from + chunk).min(end))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .next()
+    };
+    (end..visited.len() as u32, target)
 }
 
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
@@ -122,37 +120,37 @@ pub(crate) fn chunk_size(layer: usize) -> usize {
     (layer / (rayon::current_num_threads() * 8)).clamp(32, 1024)
 }
 
-/// Expands one chunk of a layer with a worker's reused buffers.
+/// Expands one chunk of a layer with a worker's reused buffers; returns the number of new
+/// states and the first new target's index.
 fn expand_chunk<P: Space>(
     space: &P,
-    visited: &Visited<P::State, P::State>,
-    chunk: &[(P::State, P::State)],
-    Scratch { successors, batch }: &mut Scratch<P::State, P::State>,
+    visited: &Visited<P::State>,
+    chunk: Range<u32>,
+    Scratch { successors, batch }: &mut Scratch<P::State>,
     (is_target, targets_only): (impl Fn(&P::State) -> bool, bool),
-) -> ChunkResult<P::State> {
-    for (state, parent) in chunk {
+) -> (u64, Option<u32>) {
+    for index in chunk {
+        let state = visited.state(index);
+        let parent = visited.parent(index);
+        let parent = (parent != index).then(|| visited.state(parent));
         successors.clear();
-        space.successors(state, Some(parent).filter(|p| *p != state), successors);
+        space.successors(&state, parent.as_ref(), successors);
         for &next in successors.iter() {
             let next = space.canonical(next);
             if !targets_only || is_target(&next) {
-                batch.push(next, *state, 0);
+                batch.push(next, index, 0, 0);
             }
         }
     }
-    let mut new_states = Vec::with_capacity(chunk.len());
+    let mut stored = 0;
     let mut target = None;
-    visited.insert_batch(
-        batch,
-        |_, _| false,
-        |next, parent, _, _| {
-            new_states.push((next, parent));
-            if target.is_none() && is_target(&next) {
-                target = Some(next);
-            }
-        },
-    );
-    (new_states, target)
+    visited.insert_batch(batch, |next, index, _, _| {
+        stored += 1;
+        if target.is_none() && is_target(&next) {
+            target = Some(index);
+        }
+    });
+    (stored, target)
 }
 
 /// Counts the states reachable from the start, the start included, by exhausting the space.

@@ -10,30 +10,28 @@
 //! therefore shortest. Both maps together hold about twice the states within half the solution
 //! depth instead of every state within the whole depth.
 
-use super::bfs::{Layer, expand_layer, layer_bytes};
+use std::ops::Range;
+
+use super::bfs::{expand_layer, full};
 use super::visited::{ScratchPool, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// One direction of the search.
 struct Side<S> {
-    visited: Visited<S, S>,
-    frontier: Layer<S>,
+    visited: Visited<S>,
+    frontier: Range<u32>,
     depth: u64,
 }
 
 impl<S: Copy + Eq + std::hash::Hash> Side<S> {
     fn new(root: S) -> Self {
-        let visited = Visited::new();
-        visited.insert_new(root, root);
+        let visited = Visited::new(false);
+        let root = visited.insert_root(root);
         Side {
             visited,
-            frontier: vec![(root, root)],
+            frontier: root..root + 1,
             depth: 0,
         }
-    }
-
-    fn bytes(&self) -> u64 {
-        self.visited.bytes() + layer_bytes(&self.frontier)
     }
 }
 
@@ -68,27 +66,39 @@ pub fn bidirectional<P: Space>(
             return SearchOutcome::Exhausted;
         }
         side.depth += 1;
-        let meets_other = |s: &P::State| other.visited.get(s).is_some();
+        let meets_other = |s: &P::State| other.visited.contains(s);
         let (next, meeting) = expand_layer(
             space,
             &side.visited,
             &scratch,
-            &side.frontier,
+            side.frontier.clone(),
             ctl,
             meets_other,
             false,
         );
         side.frontier = next;
+        let meeting = meeting.map(|i| side.visited.state(i));
         ctl.set_depth(forward.depth + backward.depth);
-        ctl.set_bytes(forward.bytes() + backward.bytes());
+        ctl.set_bytes(forward.visited.bytes() + backward.visited.bytes() + scratch.bytes());
         if let Some(meeting) = meeting {
-            let mut path = forward.visited.path_to(meeting, |&p| p);
-            let mut rest = backward.visited.path_to(meeting, |&p| p);
+            let on = |side: &Side<P::State>| {
+                let index = side
+                    .visited
+                    .index_of(&meeting)
+                    .expect("both sides hold the meeting state");
+                side.visited.path_to(index)
+            };
+            let mut path = on(&forward);
+            let mut rest = on(&backward);
             rest.pop();
             path.extend(rest.into_iter().rev());
             return SearchOutcome::Found(path);
         }
-        if let Err(limit) = ctl.check() {
+        if let Err(limit) = ctl
+            .check()
+            .and(full(&forward.visited))
+            .and(full(&backward.visited))
+        {
             return SearchOutcome::Stopped(limit);
         }
     }

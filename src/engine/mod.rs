@@ -10,6 +10,7 @@
 //! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
 
+pub mod arena;
 pub mod astar;
 pub mod bfs;
 pub mod bidirectional;

@@ -1,10 +1,13 @@
-//! The concurrent visited set: a sharded dashmap from each stored state to a small value (its
-//! parent, for A* also its depth), hashed with a fixed-seed foldhash.
+//! The concurrent visited set: a sharded dashmap of arena indices. Each stored state lives once,
+//! in the search's [`Arena`]; the map holds only its 32-bit index, and finds it by hashing and
+//! comparing the state the index points at.
 //!
 //! Why dashmap: every worker inserts into one shared set; dashmap's per-shard reader-writer locks
 //! let lookups of already-known states (the large majority) proceed in parallel, and resizing one
-//! shard never stops the others. Why foldhash: packed states are plain integers, a
-//! non-cryptographic multiply-fold hash is several times cheaper than SipHash, and a fixed seed
+//! shard never stops the others. Why indices: a bucket of four bytes instead of a (state, parent
+//! state) pair; the state itself is stored once, in the arena, and parent links, layers and open
+//! lists are indices too (see [`super::arena`]). Why foldhash: packed states are plain integers,
+//! a non-cryptographic multiply-fold hash is several times cheaper than SipHash, and a fixed seed
 //! keeps runs reproducible.
 //!
 //! Why batches: a visited set of millions of states does not fit in any cache, so a lookup costs
@@ -12,13 +15,17 @@
 //! overlapping its misses with the next one. [`Visited::insert_batch`] therefore takes all the
 //! successors of a chunk of states at once, hashes each once, groups them by shard, prefetches
 //! their buckets, and probes each group under one read lock; only groups holding new states take
-//! the write lock. It goes through dashmap's `raw-api` (the shards' hashbrown tables), keeping
-//! dashmap's own hashing and shard choice, so the map's ordinary methods see the same entries.
+//! the write lock. It goes through dashmap's `raw-api` (the shards' hashbrown tables) with the
+//! hash of the state, not of the index, and dashmap's own shard choice; the map's ordinary
+//! methods, which would hash the index, are never used.
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dashmap::{DashMap, SharedValue};
+
+use super::arena::Arena;
 
 /// The hasher of every visited set.
 pub type StateHasher = foldhash::fast::FixedState;
@@ -27,24 +34,28 @@ pub type StateHasher = foldhash::fast::FixedState;
 /// that a chunk's successors form groups long enough to overlap their memory misses.
 const SHARDS: usize = 64;
 
-/// A state offered to the set, with the value to store and a caller's tag passed through.
+/// Bytes of a table bucket: the index and hashbrown's control byte.
+const BUCKET_BYTES: u64 = size_of::<u32>() as u64 + 1;
+
+/// A state offered to the set: its parent's index, its depth and a caller's tag passed through.
 #[derive(Clone, Copy)]
-struct Candidate<S, V> {
+struct Candidate<S> {
     state: S,
-    value: V,
+    parent: u32,
+    depth: u32,
     tag: u32,
     hash: u64,
     shard: u32,
 }
 
 /// A worker's reusable buffers of candidates for [`Visited::insert_batch`].
-pub struct Batch<S, V> {
-    candidates: Vec<Candidate<S, V>>,
+pub struct Batch<S> {
+    candidates: Vec<Candidate<S>>,
     /// Candidate indices grouped by shard.
     by_shard: Vec<u32>,
 }
 
-impl<S: Copy, V: Copy> Batch<S, V> {
+impl<S: Copy> Batch<S> {
     pub fn new() -> Self {
         Batch {
             candidates: Vec::new(),
@@ -52,12 +63,14 @@ impl<S: Copy, V: Copy> Batch<S, V> {
         }
     }
 
-    /// Offers `state` with `value`; `tag` comes back with it if it is stored.
+    /// Offers `state`, reached from the state at index `parent` with `depth` moves; `tag` comes
+    /// back with it if it is stored.
     #[inline]
-    pub fn push(&mut self, state: S, value: V, tag: u32) {
+    pub fn push(&mut self, state: S, parent: u32, depth: u32, tag: u32) {
         self.candidates.push(Candidate {
             state,
-            value,
+            parent,
+            depth,
             tag,
             hash: 0,
             shard: 0,
@@ -71,98 +84,125 @@ impl<S: Copy, V: Copy> Batch<S, V> {
     pub fn is_empty(&self) -> bool {
         self.candidates.is_empty()
     }
+
+    /// Heap bytes of the buffers.
+    fn bytes(&self) -> u64 {
+        (self.candidates.capacity() * size_of::<Candidate<S>>()
+            + self.by_shard.capacity() * size_of::<u32>()) as u64
+    }
 }
 
-impl<S: Copy, V: Copy> Default for Batch<S, V> {
+impl<S: Copy> Default for Batch<S> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 /// A worker's reusable buffers: the successors of one state, and a chunk's batch.
-pub struct Scratch<S, V> {
+pub struct Scratch<S> {
     pub successors: Vec<S>,
-    pub batch: Batch<S, V>,
+    pub batch: Batch<S>,
 }
 
 /// Scratch buffers handed from chunk to chunk, so that their memory is allocated once per
 /// search rather than once per chunk (rayon may start a fresh job for every chunk).
-pub struct ScratchPool<S, V> {
-    free: std::sync::Mutex<Vec<Scratch<S, V>>>,
+pub struct ScratchPool<S> {
+    free: std::sync::Mutex<Vec<Scratch<S>>>,
+    /// Heap bytes of every buffer handed out so far, at their largest.
+    bytes: AtomicU64,
 }
 
-impl<S: Copy, V: Copy> ScratchPool<S, V> {
+impl<S: Copy> ScratchPool<S> {
     pub fn new() -> Self {
         ScratchPool {
             free: std::sync::Mutex::new(Vec::new()),
+            bytes: AtomicU64::new(0),
         }
     }
 
     /// Runs `f` with a scratch buffer taken from the pool (or a new one) and returns it after.
-    pub fn with<R>(&self, f: impl FnOnce(&mut Scratch<S, V>) -> R) -> R {
+    pub fn with<R>(&self, f: impl FnOnce(&mut Scratch<S>) -> R) -> R {
         let taken = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut scratch = taken.unwrap_or_else(|| Scratch {
             successors: Vec::new(),
             batch: Batch::new(),
         });
+        let before = scratch_bytes(&scratch);
         let result = f(&mut scratch);
+        let grown = scratch_bytes(&scratch) - before;
+        if grown > 0 {
+            self.bytes.fetch_add(grown, Ordering::Relaxed);
+        }
         self.free
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(scratch);
         result
     }
+
+    /// Heap bytes of the pool's buffers.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
 }
 
-impl<S: Copy, V: Copy> Default for ScratchPool<S, V> {
+fn scratch_bytes<S: Copy>(scratch: &Scratch<S>) -> u64 {
+    (scratch.successors.capacity() * size_of::<S>()) as u64 + scratch.batch.bytes()
+}
+
+impl<S: Copy> Default for ScratchPool<S> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-/// A concurrent map from state to value, with an estimate of its memory.
-pub struct Visited<S, V> {
-    map: DashMap<S, V, StateHasher>,
+/// The states of one search: an arena of states and a concurrent set of their indices.
+pub struct Visited<S> {
+    arena: Arena<S>,
+    map: DashMap<u32, (), StateHasher>,
+    /// Heap bytes of the map's tables.
+    table_bytes: AtomicU64,
+    /// Set when a state could not be stored because the arena is full.
+    full: AtomicBool,
 }
 
-impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
-    pub fn new() -> Self {
+impl<S: Copy + Eq + Hash> Visited<S> {
+    /// An empty set; `with_depths` keeps each state's depth (A*, which improves it).
+    pub fn new(with_depths: bool) -> Self {
+        let map =
+            DashMap::with_capacity_and_hasher_and_shard_amount(0, StateHasher::default(), SHARDS);
         Visited {
-            // `SHARDS` must match the map's shard count: batches index shards by it.
-            map: DashMap::with_capacity_and_hasher_and_shard_amount(
-                0,
-                StateHasher::default(),
-                SHARDS,
-            ),
+            arena: Arena::new(with_depths),
+            table_bytes: AtomicU64::new((size_of_val(map.shards()) + SHARDS * 16) as u64),
+            map,
+            full: AtomicBool::new(false),
         }
     }
 
-    /// Stores `state` with `value` unless it is already present; true when it was new.
-    pub fn insert_new(&self, state: S, value: V) -> bool {
-        match self.map.entry(state) {
-            dashmap::Entry::Occupied(_) => false,
-            dashmap::Entry::Vacant(v) => {
-                v.insert(value);
-                true
-            }
-        }
+    /// Stores the start state (index 0, its own parent, depth 0).
+    pub fn insert_root(&self, state: S) -> u32 {
+        let mut batch = Batch::new();
+        batch.push(state, u32::MAX, 0, 0);
+        let mut root = None;
+        self.insert_batch(&mut batch, |_, index, _, _| root = Some(index));
+        root.expect("an empty set stores its first state")
     }
 
-    /// Stores every candidate of `batch` that is new, or whose value `replace(old, new)` prefers
-    /// to the stored one, and calls `stored(state, value, tag, was_new)` for each one stored.
-    /// Of equal states within the batch only one is stored. Empties the batch.
-    pub fn insert_batch(
-        &self,
-        batch: &mut Batch<S, V>,
-        replace: impl Fn(&V, &V) -> bool,
-        mut stored: impl FnMut(S, V, u32, bool),
-    ) {
-        let hasher = self.map.hasher();
+    #[inline]
+    fn hash(&self, state: &S) -> u64 {
+        self.map.hasher().hash_one(state)
+    }
+
+    /// Stores every candidate of `batch` that is new, or (in a set with depths) reached with a
+    /// smaller depth than stored, and calls `stored(state, index, tag, was_new)` for each one
+    /// stored. Of equal states within the batch only one is stored. Empties the batch.
+    pub fn insert_batch(&self, batch: &mut Batch<S>, mut stored: impl FnMut(S, u32, u32, bool)) {
+        let arena = &self.arena;
         // Group by shard with a counting sort (a comparison sort of the candidates costs more
         // than the probes it serves).
         let mut starts = [0usize; SHARDS + 1];
         for c in &mut batch.candidates {
-            c.hash = hasher.hash_one(c.state);
+            c.hash = self.hash(&c.state);
             c.shard = self.map.determine_shard(c.hash as usize) as u32;
             starts[c.shard as usize + 1] += 1;
         }
@@ -178,6 +218,8 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
             by_shard[next[c.shard as usize]] = i as u32;
             next[c.shard as usize] += 1;
         }
+        // A stored depth loses to a smaller one (in a set that keeps none, all are 0).
+        let improves = |index: u32, c: &Candidate<S>| c.depth < arena.depth(index);
         let shards = self.map.shards();
         for shard in 0..SHARDS {
             let group = &mut by_shard[starts[shard]..starts[shard + 1]];
@@ -201,90 +243,107 @@ impl<S: Copy + Eq + Hash, V: Copy> Visited<S, V> {
                     }
                     let c = &candidates[group[i] as usize];
                     let known = table
-                        .get(c.hash, |(k, _)| *k == c.state)
-                        .is_some_and(|(_, old)| !replace(old.get(), &c.value));
+                        .get(c.hash, |&(k, _)| arena.state(k) == c.state)
+                        .is_some_and(|&(k, _)| !improves(k, c));
                     if !known {
                         group[pending] = group[i];
                         pending += 1;
                     }
                 }
             }
-            if pending > 0 {
-                let mut table = shards[shard].write();
-                for &i in &group[..pending] {
-                    let c = &candidates[i as usize];
-                    let found = table.find_or_find_insert_slot(
-                        c.hash,
-                        |(k, _)| *k == c.state,
-                        |(k, _)| hasher.hash_one(k),
-                    );
-                    match found {
-                        Ok(bucket) => {
-                            // SAFETY: the bucket was just found in this table, under its write lock.
-                            let old = unsafe { &mut bucket.as_mut().1 };
-                            if replace(old.get(), &c.value) {
-                                *old.get_mut() = c.value;
-                                stored(c.state, c.value, c.tag, false);
-                            }
-                        }
-                        Err(slot) => {
-                            // SAFETY: the slot was just found in this table, which has not changed
-                            // since (we hold its write lock).
-                            unsafe {
-                                table.insert_in_slot(
-                                    c.hash,
-                                    slot,
-                                    (c.state, SharedValue::new(c.value)),
-                                )
-                            };
-                            stored(c.state, c.value, c.tag, true);
+            if pending == 0 {
+                continue;
+            }
+            let mut table = shards[shard].write();
+            let buckets_before = table.buckets();
+            for &i in &group[..pending] {
+                let c = &candidates[i as usize];
+                let found = table.find_or_find_insert_slot(
+                    c.hash,
+                    |&(k, _)| arena.state(k) == c.state,
+                    |&(k, _)| self.hash(&arena.state(k)),
+                );
+                match found {
+                    Ok(bucket) => {
+                        // SAFETY: the bucket was just found in this table, under its write lock.
+                        let index = unsafe { bucket.as_ref().0 };
+                        if improves(index, c) {
+                            arena.relink(index, c.parent, c.depth);
+                            stored(c.state, index, c.tag, false);
                         }
                     }
+                    Err(slot) => {
+                        let parent = (c.parent != u32::MAX).then_some(c.parent);
+                        let Some(index) = arena.push(c.state, parent, c.depth) else {
+                            self.full.store(true, Ordering::Relaxed);
+                            continue;
+                        };
+                        // SAFETY: the slot was just found in this table, which has not changed
+                        // since (we hold its write lock).
+                        unsafe {
+                            table.insert_in_slot(c.hash, slot, (index, SharedValue::new(())))
+                        };
+                        stored(c.state, index, c.tag, true);
+                    }
                 }
+            }
+            let grown = table.buckets() - buckets_before;
+            if grown > 0 {
+                self.table_bytes
+                    .fetch_add(grown as u64 * BUCKET_BYTES, Ordering::Relaxed);
             }
         }
         batch.candidates.clear();
     }
 
-    pub fn get(&self, state: &S) -> Option<V> {
-        self.map.get(state).map(|r| *r)
+    /// The index of `state`, if it is stored.
+    pub fn index_of(&self, state: &S) -> Option<u32> {
+        let hash = self.hash(state);
+        let table = self.map.shards()[self.map.determine_shard(hash as usize)].read();
+        table
+            .get(hash, |&(k, _)| self.arena.state(k) == *state)
+            .map(|&(k, _)| k)
     }
 
+    pub fn contains(&self, state: &S) -> bool {
+        self.index_of(state).is_some()
+    }
+
+    /// The state at index `i`.
+    #[inline]
+    pub fn state(&self, i: u32) -> S {
+        self.arena.state(i)
+    }
+
+    /// The index of the state `i` was reached from (the start's is its own).
+    #[inline]
+    pub fn parent(&self, i: u32) -> u32 {
+        self.arena.parent(i)
+    }
+
+    /// The states from the start to the state at index `i`.
+    pub fn path_to(&self, i: u32) -> Vec<S> {
+        self.arena.path_to(i)
+    }
+
+    /// States stored; they have the indices `0..len`.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.arena.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.arena.is_empty()
     }
 
-    /// Follows parent links (the start is its own parent) back from `goal`; the path starts with
-    /// the start state and ends with `goal`.
-    pub fn path_to(&self, goal: S, parent_of: impl Fn(&V) -> S) -> Vec<S> {
-        let mut path = vec![goal];
-        let mut cur = goal;
-        while let Some(value) = self.get(&cur) {
-            let parent = parent_of(&value);
-            if parent == cur {
-                break;
-            }
-            path.push(parent);
-            cur = parent;
-        }
-        path.reverse();
-        path
+    /// Whether a state was refused because the arena holds the most states it can index.
+    pub fn is_full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
     }
 
-    /// Estimated heap bytes: every bucket of every shard holds a (state, value) pair and one
-    /// control byte.
+    /// Heap bytes allocated: the arena's segments and the map's tables (counted as they grow,
+    /// from their bucket counts: four bytes of index and one control byte per bucket).
     pub fn bytes(&self) -> u64 {
-        (self.map.capacity() as u64) * 8 / 7 * (size_of::<(S, V)>() as u64 + 1)
-    }
-}
-
-impl<S: Copy + Eq + Hash, V: Copy> Default for Visited<S, V> {
-    fn default() -> Self {
-        Self::new()
+        self.arena.bytes() + self.table_bytes.load(Ordering::Relaxed)
     }
 }
 

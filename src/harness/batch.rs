@@ -20,8 +20,9 @@ use crate::engine::{Limit, SearchControl};
 pub struct BatchOptions {
     /// Per-level limits.
     pub limits: Limits,
-    /// Estimated search memory allowed to all running levels together; past it the largest
-    /// running search stops with a `limit` row.
+    /// Memory the process may hold (its resident set, where the OS tells it; else the
+    /// searches' own count of their allocations); past it the largest running search stops
+    /// with a `limit` row.
     pub memory_budget: Option<u64>,
     /// Draw no progress bars.
     pub quiet: bool,
@@ -195,8 +196,11 @@ impl Monitor {
             bar.tick();
         }
         if let Some(budget) = self.memory_budget {
-            let total: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
-            if total > budget
+            let searches: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
+            let held = super::resident_bytes().unwrap_or(searches).max(searches);
+            // The largest search is stopped; until its memory is freed, it stays the largest,
+            // so one excess never stops two searches.
+            if held > budget
                 && let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes())
             {
                 largest.ctl.request_stop(Limit::Memory(budget));

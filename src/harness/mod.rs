@@ -101,6 +101,22 @@ pub fn default_memory_budget() -> Option<u64> {
     Some(total / 10 * 7)
 }
 
+/// The bytes of memory the process holds (its resident set), when the OS says (Linux's
+/// `/proc/self/status`). The memory budget is held against this, not against the searches'
+/// own count: what the OS would run out of is resident memory, allocator slack included.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 /// Finds, parses and solves every level under `paths` without progress bars: the library
 /// entry point behind `frontier solve`, for tests and tools.
 pub fn solve_paths(
