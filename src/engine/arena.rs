@@ -34,6 +34,9 @@ const DIR: usize = 1 << DIR_BITS;
 /// The most states an arena holds (indices are 32 bits; `u32::MAX` is never used).
 pub const MAX_STATES: u64 = u32::MAX as u64;
 
+/// The parent of a slot that was reserved but never written: a hole (see [`Arena::reserve`]).
+pub const HOLE: u32 = u32::MAX;
+
 /// One segment: `len` slots as three arrays.
 struct Segment<S> {
     states: Box<[UnsafeCell<MaybeUninit<S>>]>,
@@ -48,7 +51,7 @@ impl<S> Segment<S> {
             states: (0..len)
                 .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
                 .collect(),
-            parents: (0..len).map(|_| AtomicU32::new(0)).collect(),
+            parents: (0..len).map(|_| AtomicU32::new(HOLE)).collect(),
             depths: (0..if with_depths { len } else { 0 })
                 .map(|_| AtomicU16::new(0))
                 .collect(),
@@ -58,10 +61,15 @@ impl<S> Segment<S> {
 
 type Directory<S> = [AtomicPtr<Segment<S>>; DIR];
 
+/// A counter alone in its cache line, so that appending does not evict what readers of the
+/// arena's other fields (the directory pointer, read by every lookup) hold in theirs.
+#[repr(align(128))]
+struct Padded(AtomicU64);
+
 /// A concurrent append-only vector of (state, parent index, depth).
 pub struct Arena<S> {
     top: Box<[AtomicPtr<Directory<S>>; DIR]>,
-    len: AtomicU64,
+    len: Padded,
     with_depths: bool,
     /// Bytes allocated so far (segments and directories).
     bytes: AtomicU64,
@@ -105,7 +113,7 @@ impl<S: Copy> Arena<S> {
             top: Box::new(std::array::from_fn(
                 |_| AtomicPtr::new(std::ptr::null_mut()),
             )),
-            len: AtomicU64::new(0),
+            len: Padded(AtomicU64::new(0)),
             with_depths,
             bytes: AtomicU64::new((DIR * size_of::<usize>()) as u64),
         }
@@ -113,7 +121,7 @@ impl<S: Copy> Arena<S> {
 
     /// States stored.
     pub fn len(&self) -> usize {
-        (self.len.load(Ordering::Acquire)).min(MAX_STATES) as usize
+        (self.len.0.load(Ordering::Acquire)).min(MAX_STATES) as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -130,23 +138,27 @@ impl<S: Copy> Arena<S> {
         size_of::<S>() + size_of::<u32>() + if self.with_depths { 2 } else { 0 }
     }
 
-    /// Appends a state; `None` once the arena is full ([`MAX_STATES`]).
-    pub fn push(&self, state: S, parent: Option<u32>, depth: u32) -> Option<u32> {
-        let i = self.len.fetch_add(1, Ordering::AcqRel);
-        if i >= MAX_STATES {
-            return None;
-        }
-        let i = i as u32;
+    /// Reserves `n` consecutive indices for one writer, or fewer (none) as the arena fills up.
+    /// Why: one shared counter bumped for every state makes the cores queue for its cache line;
+    /// a block per writer does not. Slots a writer leaves unwritten stay holes: their
+    /// [`Self::parent`] is [`HOLE`], and nothing else of them may be read.
+    pub fn reserve(&self, n: u32) -> std::ops::Range<u32> {
+        let first = self.len.0.fetch_add(u64::from(n), Ordering::AcqRel);
+        let end = (first + u64::from(n)).min(MAX_STATES);
+        first.min(MAX_STATES) as u32..end as u32
+    }
+
+    /// Writes the state of a reserved index `i`, reached from `parent` (`None`: it is a start).
+    pub fn write(&self, i: u32, state: S, parent: Option<u32>, depth: u32) {
         let (segment, offset) = locate(i);
         let seg = self.segment_or_new(segment);
-        // SAFETY: index `i` was reserved by this call alone, so nobody else writes its slot, and
-        // nobody reads it before the index is published by the caller.
+        // SAFETY: index `i` was reserved by this writer alone, so nobody else writes its slot,
+        // and nobody reads it before the index is published by the caller.
         unsafe { (*seg.states[offset].get()).write(state) };
         seg.parents[offset].store(parent.unwrap_or(i), Ordering::Relaxed);
         if self.with_depths {
             seg.depths[offset].store(depth as u16, Ordering::Relaxed);
         }
-        Some(i)
     }
 
     /// The state at a published index.
@@ -157,11 +169,22 @@ impl<S: Copy> Arena<S> {
         unsafe { (*self.segment(segment).states[offset].get()).assume_init() }
     }
 
-    /// The index of the state `i` was reached from (the start's is its own).
+    /// The index of the state `i` was reached from (the start's is its own; a hole's [`HOLE`]).
     #[inline]
     pub fn parent(&self, i: u32) -> u32 {
         let (segment, offset) = locate(i);
-        self.segment(segment).parents[offset].load(Ordering::Relaxed)
+        // A hole may lie in a segment that nobody wrote, and so never allocated.
+        let dir = self.top[segment >> DIR_BITS].load(Ordering::Acquire);
+        if dir.is_null() {
+            return HOLE;
+        }
+        // SAFETY: directories live as long as the arena.
+        let seg = unsafe { (*dir)[segment & (DIR - 1)].load(Ordering::Acquire) };
+        if seg.is_null() {
+            return HOLE;
+        }
+        // SAFETY: segments live as long as the arena.
+        unsafe { &*seg }.parents[offset].load(Ordering::Relaxed)
     }
 
     /// The depth stored with `i` (0 when the arena keeps none).
@@ -303,13 +326,15 @@ mod tests {
     #[test]
     fn states_and_links_come_back_from_many_threads() {
         let arena = Arena::<u64>::new(true);
-        let root = arena.push(7, None, 0).unwrap();
+        let root = arena.reserve(1).start;
+        arena.write(root, 7, None, 0);
         std::thread::scope(|s| {
             for t in 0..4u64 {
                 let arena = &arena;
                 s.spawn(move || {
                     for k in 0..50_000u64 {
-                        arena.push(t << 32 | k, Some(root), 1).unwrap();
+                        let i = arena.reserve(1).start;
+                        arena.write(i, t << 32 | k, Some(root), 1);
                     }
                 });
             }
@@ -321,8 +346,12 @@ mod tests {
             .flat_map(|t| (0..50_000u64).map(move |k| t << 32 | k))
             .collect();
         expected.sort_unstable();
-        assert_eq!(seen, expected);
+        assert!(seen == expected, "states lost or changed");
         assert_eq!(arena.path_to(200_000), vec![7, arena.state(200_000)]);
         assert_eq!(arena.depth(5), 1);
+        // Reserved and never written: holes, in a written segment or in one never allocated.
+        let holes = arena.reserve(1 << 17);
+        assert_eq!(arena.parent(holes.start + 1), HOLE);
+        assert_eq!(arena.parent(holes.end - 1), HOLE);
     }
 }

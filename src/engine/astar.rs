@@ -314,7 +314,9 @@ fn expand_chunk<P: Space>(
     chunk: &[u32],
     (f, g): (u32, u32),
     (expansion, ordered): (Expansion, bool),
-    Scratch { successors, batch }: &mut Scratch<P::State>,
+    Scratch {
+        successors, batch, ..
+    }: &mut Scratch<P::State>,
 ) -> ChunkResult {
     let mut result = ChunkResult::empty();
     if g >= MAX_G {
@@ -350,16 +352,19 @@ fn expand_chunk<P: Space>(
     // The heuristic is computed before the visited set is asked, so that dead states are never
     // stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live
     // ones. Each candidate carries its f as the batch tag.
-    visited.insert_batch(batch, |next, index, f_next, was_new| {
+    visited.insert_batch(batch, |_, index, f_next, was_new| {
         stored += u64::from(was_new);
-        if f_next == f && result.goal.is_none() && space.is_goal(&next) {
-            result.goal = Some(index);
-        }
         let delta = (f_next - f) as usize;
         if result.queued.len() <= delta {
             result.queued.resize_with(delta + 1, Vec::new);
         }
         result.queued[delta].push(index);
+    });
+    // Goals are looked for after the set's locks are released; only those at f are optimal.
+    result.goal = result.queued.first().and_then(|at_f| {
+        at_f.iter()
+            .copied()
+            .find(|&i| space.is_goal(&visited.state(i)))
     });
     ctl.add(stored, chunk.len() as u64);
     result

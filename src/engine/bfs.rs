@@ -19,7 +19,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::visited::{Scratch, ScratchPool, Visited};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::visited::{HOLE, Scratch, ScratchPool, Visited};
 use super::{Limit, SearchControl, SearchOutcome, Space};
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
@@ -32,9 +34,9 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
     if space.is_goal(&start) {
         return SearchOutcome::Found(vec![start]);
     }
-    let mut layer = root..root + 1;
+    let mut layer = Layer::root(root);
     let mut depth = 0;
-    while !layer.is_empty() {
+    while layer.states > 0 {
         if let Err(limit) = ctl.check() {
             return SearchOutcome::Stopped(limit);
         }
@@ -44,9 +46,10 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
             return SearchOutcome::Exhausted;
         }
         ctl.set_depth(depth);
-        let is_goal = |s: &P::State| space.is_goal(s);
-        let last_layer = max_depth == Some(depth);
-        let (next, goal) = expand_layer(space, &visited, &scratch, layer, ctl, is_goal, last_layer);
+        let target = Target::Goal {
+            only: max_depth == Some(depth),
+        };
+        let (next, goal) = expand_layer(space, &visited, &scratch, &layer, ctl, &target);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
         if let Some(goal) = goal {
             return SearchOutcome::Found(visited.path_to(goal));
@@ -68,27 +71,65 @@ pub(crate) fn full<S: Copy + Eq + std::hash::Hash>(visited: &Visited<S>) -> Resu
     }
 }
 
+/// A layer: the range of arena indices its states were given (with a few holes: indices a worker
+/// reserved and did not use), and how many states it has.
+pub(crate) struct Layer {
+    pub indices: Range<u32>,
+    pub states: u64,
+    /// The states of the layer before (0 for the first).
+    pub before: u64,
+}
+
+impl Layer {
+    /// The first layer: one state.
+    pub fn root(index: u32) -> Layer {
+        Layer {
+            indices: index..index + 1,
+            states: 1,
+            before: 0,
+        }
+    }
+}
+
+/// What a layer's expansion looks for among the states it stores.
+pub(crate) enum Target<'a, S> {
+    /// Goals of the space; with `only`, nothing else is stored (the layer at a move budget).
+    Goal { only: bool },
+    /// States another set holds (the other side of a bidirectional search).
+    KnownTo(&'a Visited<S>),
+}
+
 /// Expands every state of `layer` (a range of indices of `visited`) in parallel: stores each
-/// new successor in `visited` with its parent and returns the range of the new states, with the
-/// index of the first (in chunk order) for which `is_target` holds; with `targets_only`, the
-/// other successors are not stored. Stops early, with a partial layer, once `ctl` is stopped.
+/// new successor in `visited` with its parent and returns the layer of the new states, with the
+/// index of a target among them (the first of its chunk, of the first chunk that has one).
+/// Stops early, with a partial layer, once `ctl` is stopped.
 pub(crate) fn expand_layer<P: Space>(
     space: &P,
     visited: &Visited<P::State>,
     scratch: &ScratchPool<P::State>,
-    layer: Range<u32>,
+    layer: &Layer,
     ctl: &SearchControl,
-    is_target: impl Fn(&P::State) -> bool + Sync,
-    targets_only: bool,
-) -> (Range<u32>, Option<u32>) {
+    target: &Target<P::State>,
+) -> (Layer, Option<u32>) {
+    // The next layer is expected to grow as this one did; the tables grow for it now, at most
+    // doubling (as they would while it arrives), so that a memory budget still sees them grow.
+    if layer.before > 0 {
+        let growth = layer.states as f64 / layer.before as f64;
+        let expected = (layer.states as f64 * growth) as usize;
+        visited.reserve(expected.min(visited.len()));
+    }
+    let layer_states = layer.states;
+    let layer = layer.indices.clone();
     let chunk = chunk_size(layer.len()) as u32;
+    let stored = AtomicU64::new(0);
     let expand = |chunk: Range<u32>| {
         if ctl.is_stopped() {
             return None;
         }
-        let (stored, target) = scratch
-            .with(|s| expand_chunk(space, visited, chunk.clone(), s, (&is_target, targets_only)));
-        ctl.add(stored, chunk.len() as u64);
+        let (new, expanded, target) =
+            scratch.with(|s| expand_chunk(space, visited, chunk.clone(), s, target));
+        stored.fetch_add(new, Ordering::Relaxed);
+        ctl.add(new, expanded);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
         // Sets the shared stop flag that the other workers poll.
         let _ = ctl.check_mid_layer();
@@ -111,7 +152,13 @@ pub(crate) fn expand_layer<P: Space>(
             .flatten()
             .next()
     };
-    (end..visited.len() as u32, target)
+    scratch.release_reservations();
+    let next = Layer {
+        indices: end..visited.len() as u32,
+        states: stored.into_inner(),
+        before: layer_states,
+    };
+    (next, target)
 }
 
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
@@ -121,36 +168,57 @@ pub(crate) fn chunk_size(layer: usize) -> usize {
 }
 
 /// Expands one chunk of a layer with a worker's reused buffers; returns the number of new
-/// states and the first new target's index.
+/// states, of states expanded (the chunk's indices less its holes) and the first new target.
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State>,
     chunk: Range<u32>,
-    Scratch { successors, batch }: &mut Scratch<P::State>,
-    (is_target, targets_only): (impl Fn(&P::State) -> bool, bool),
-) -> (u64, Option<u32>) {
+    Scratch {
+        successors,
+        batch,
+        stored,
+    }: &mut Scratch<P::State>,
+    target: &Target<P::State>,
+) -> (u64, u64, Option<u32>) {
+    let mut expanded = 0;
     for index in chunk {
-        let state = visited.state(index);
         let parent = visited.parent(index);
+        if parent == HOLE {
+            continue;
+        }
+        expanded += 1;
+        let state = visited.state(index);
         let parent = (parent != index).then(|| visited.state(parent));
         successors.clear();
         space.successors(&state, parent.as_ref(), successors);
         for &next in successors.iter() {
             let next = space.canonical(next);
-            if !targets_only || is_target(&next) {
+            if !matches!(target, Target::Goal { only: true }) || space.is_goal(&next) {
                 batch.push(next, index, 0, 0);
             }
         }
     }
-    let mut stored = 0;
-    let mut target = None;
-    visited.insert_batch(batch, |next, index, _, _| {
-        stored += 1;
-        if target.is_none() && is_target(&next) {
-            target = Some(index);
+    // Targets are looked for after the set's locks are released: in the bidirectional search
+    // the test is a lookup in the other side's set, too long to hold a write lock for.
+    stored.clear();
+    visited.insert_batch(batch, |next, index, _, _| stored.push((next, index)));
+    let found = match target {
+        Target::Goal { .. } => stored
+            .iter()
+            .find(|(s, _)| space.is_goal(s))
+            .map(|&(_, i)| i),
+        Target::KnownTo(other) => {
+            for &(state, index) in stored.iter() {
+                batch.push(state, 0, 0, index);
+            }
+            let mut first = None;
+            other.probe_batch(batch, |index| {
+                first = first.min(Some(index)).or(Some(index))
+            });
+            first
         }
-    });
-    (stored, target)
+    };
+    (stored.len() as u64, expanded, found)
 }
 
 /// Counts the states reachable from the start, the start included, by exhausting the space.

@@ -10,16 +10,16 @@
 //! therefore shortest. Both maps together hold about twice the states within half the solution
 //! depth instead of every state within the whole depth.
 
-use std::ops::Range;
-
-use super::bfs::{expand_layer, full};
+use super::bfs::{Layer, Target, expand_layer, full};
 use super::visited::{ScratchPool, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// One direction of the search.
 struct Side<S> {
     visited: Visited<S>,
-    frontier: Range<u32>,
+    /// The workers' buffers, which hold arena indices reserved in this side's arena.
+    scratch: ScratchPool<S>,
+    frontier: Layer,
     depth: u64,
 }
 
@@ -29,9 +29,16 @@ impl<S: Copy + Eq + std::hash::Hash> Side<S> {
         let root = visited.insert_root(root);
         Side {
             visited,
-            frontier: root..root + 1,
+            scratch: ScratchPool::new(),
+            frontier: Layer::root(root),
             depth: 0,
         }
+    }
+}
+
+impl<S: Copy + Eq + std::hash::Hash> Side<S> {
+    fn bytes(&self) -> u64 {
+        self.visited.bytes() + self.scratch.bytes()
     }
 }
 
@@ -50,36 +57,33 @@ pub fn bidirectional<P: Space>(
     }
     let mut forward = Side::new(start);
     let mut backward = Side::new(goal);
-    let scratch = ScratchPool::new();
     ctl.add(2, 0);
     loop {
         if let Err(limit) = ctl.check() {
             return SearchOutcome::Stopped(limit);
         }
-        let forward_turn = forward.frontier.len() <= backward.frontier.len();
+        let forward_turn = forward.frontier.states <= backward.frontier.states;
         let (side, other) = if forward_turn {
             (&mut forward, &backward)
         } else {
             (&mut backward, &forward)
         };
-        if side.frontier.is_empty() {
+        if side.frontier.states == 0 {
             return SearchOutcome::Exhausted;
         }
         side.depth += 1;
-        let meets_other = |s: &P::State| other.visited.contains(s);
         let (next, meeting) = expand_layer(
             space,
             &side.visited,
-            &scratch,
-            side.frontier.clone(),
+            &side.scratch,
+            &side.frontier,
             ctl,
-            meets_other,
-            false,
+            &Target::KnownTo(&other.visited),
         );
         side.frontier = next;
         let meeting = meeting.map(|i| side.visited.state(i));
         ctl.set_depth(forward.depth + backward.depth);
-        ctl.set_bytes(forward.visited.bytes() + backward.visited.bytes() + scratch.bytes());
+        ctl.set_bytes(forward.bytes() + backward.bytes());
         if let Some(meeting) = meeting {
             let on = |side: &Side<P::State>| {
                 let index = side

@@ -362,3 +362,116 @@ fn a_limit_once_hit_stays_hit_when_memory_falls_back() {
     assert_eq!(ctl.check(), Err(Limit::Memory(100)));
     assert!(ctl.is_stopped());
 }
+
+/// Numbers reached from 1 by one-way moves (+1, ×2, ×3), none above `limit`: no move can be
+/// undone, so a path exists only through the parent links the search stored.
+struct OneWay {
+    target: u32,
+    limit: u32,
+    /// A* with an admissible bound (halvings and thirds still needed) instead of none.
+    informed: bool,
+}
+
+impl Space for OneWay {
+    type State = u32;
+
+    fn start(&self) -> u32 {
+        1
+    }
+
+    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+        out.extend(
+            [state + 1, state * 2, state * 3]
+                .into_iter()
+                .filter(|&n| n <= self.limit),
+        );
+    }
+
+    fn is_goal(&self, state: &u32) -> bool {
+        *state == self.target
+    }
+
+    fn heuristic(&self, state: &u32) -> Option<u32> {
+        if *state > self.target {
+            return None;
+        }
+        // Each move at most triples: at least log3(target / state) moves remain.
+        let mut bound = 0;
+        let mut reach = u64::from(*state);
+        while self.informed && reach < u64::from(self.target) {
+            reach *= 3;
+            bound += 1;
+        }
+        Some(bound)
+    }
+}
+
+/// Fewest moves from 1 to each number up to `limit`, by dynamic programming over the
+/// (increasing) moves.
+fn one_way_distances(limit: u32) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; limit as usize + 1];
+    dist[1] = 0;
+    for n in 1..=limit as usize {
+        let d = dist[n] + 1;
+        for next in [n + 1, n * 2, n * 3] {
+            if next <= limit as usize && d < dist[next] {
+                dist[next] = d;
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn paths_are_rebuilt_from_parent_indices_in_a_space_without_reverse_moves() {
+    let limit = 100_000;
+    let dist = one_way_distances(limit);
+    for target in [2, 97, 4_095, 77_777, 99_991] {
+        for informed in [false, true] {
+            let space = OneWay {
+                target,
+                limit,
+                informed,
+            };
+            let runs: [(&str, fn(&OneWay, &SearchControl) -> SearchOutcome<u32>); 2] =
+                [("bfs", |s, c| bfs(s, c)), ("astar", |s, c| astar(s, c))];
+            for (name, search) in runs {
+                for threads in [1, 4] {
+                    let ctl = SearchControl::unlimited();
+                    let SearchOutcome::Found(path) = with_threads(threads, || search(&space, &ctl))
+                    else {
+                        panic!("{name} found no path to {target}");
+                    };
+                    assert_eq!(path.first(), Some(&1));
+                    assert_eq!(path.last(), Some(&target));
+                    for pair in path.windows(2) {
+                        let mut next = Vec::new();
+                        space.successors(&pair[0], None, &mut next);
+                        assert!(next.contains(&pair[1]), "{name}: {pair:?} is not a move");
+                    }
+                    assert_eq!(
+                        path.len() as u32 - 1,
+                        dist[target as usize],
+                        "{name} to {target}, informed {informed}, {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn paths_are_rebuilt_from_both_sides_of_a_reversible_space() {
+    // The 8-puzzle's moves are reversible: the bidirectional search joins two chains of parent
+    // indices at the meeting state, one of them walked backwards.
+    for threads in [1, 2, 4] {
+        let space = EightPuzzle::new(HARDEST, false);
+        let ctl = SearchControl::unlimited();
+        let SearchOutcome::Found(path) =
+            with_threads(threads, || bidirectional(&space, space.goal, &ctl))
+        else {
+            panic!("no path");
+        };
+        assert_eq!(checked_length(&space, &path), 31);
+    }
+}

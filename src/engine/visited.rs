@@ -21,11 +21,13 @@
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dashmap::{DashMap, SharedValue};
 
 use super::arena::Arena;
+pub use super::arena::HOLE;
 
 /// The hasher of every visited set.
 pub type StateHasher = foldhash::fast::FixedState;
@@ -53,13 +55,19 @@ pub struct Batch<S> {
     candidates: Vec<Candidate<S>>,
     /// Candidate indices grouped by shard.
     by_shard: Vec<u32>,
+    /// Arena indices reserved for this worker's new states and not used yet.
+    reserved: Range<u32>,
 }
+
+/// Arena indices a worker reserves at a time.
+const RESERVE: u32 = 64;
 
 impl<S: Copy> Batch<S> {
     pub fn new() -> Self {
         Batch {
             candidates: Vec::new(),
             by_shard: Vec::new(),
+            reserved: 0..0,
         }
     }
 
@@ -98,10 +106,12 @@ impl<S: Copy> Default for Batch<S> {
     }
 }
 
-/// A worker's reusable buffers: the successors of one state, and a chunk's batch.
+/// A worker's reusable buffers: the successors of one state, a chunk's batch, and the states
+/// it stored (examined after the set's locks are released).
 pub struct Scratch<S> {
     pub successors: Vec<S>,
     pub batch: Batch<S>,
+    pub stored: Vec<(S, u32)>,
 }
 
 /// Scratch buffers handed from chunk to chunk, so that their memory is allocated once per
@@ -126,6 +136,7 @@ impl<S: Copy> ScratchPool<S> {
         let mut scratch = taken.unwrap_or_else(|| Scratch {
             successors: Vec::new(),
             batch: Batch::new(),
+            stored: Vec::new(),
         });
         let before = scratch_bytes(&scratch);
         let result = f(&mut scratch);
@@ -140,6 +151,20 @@ impl<S: Copy> ScratchPool<S> {
         result
     }
 
+    /// Gives up the arena indices the workers reserved and did not use: they stay holes. A
+    /// search whose layers are ranges of indices calls it when a layer is complete, so that no
+    /// state of the next layer is written into the range of this one.
+    pub fn release_reservations(&self) {
+        for scratch in self
+            .free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+        {
+            scratch.batch.reserved = 0..0;
+        }
+    }
+
     /// Heap bytes of the pool's buffers.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
@@ -147,7 +172,9 @@ impl<S: Copy> ScratchPool<S> {
 }
 
 fn scratch_bytes<S: Copy>(scratch: &Scratch<S>) -> u64 {
-    (scratch.successors.capacity() * size_of::<S>()) as u64 + scratch.batch.bytes()
+    (scratch.successors.capacity() * size_of::<S>()
+        + scratch.stored.capacity() * size_of::<(S, u32)>()) as u64
+        + scratch.batch.bytes()
 }
 
 impl<S: Copy> Default for ScratchPool<S> {
@@ -181,7 +208,9 @@ impl<S: Copy + Eq + Hash> Visited<S> {
 
     /// Stores the start state (index 0, its own parent, depth 0).
     pub fn insert_root(&self, state: S) -> u32 {
+        assert!(self.is_empty(), "the root is the first state");
         let mut batch = Batch::new();
+        batch.reserved = self.arena.reserve(1);
         batch.push(state, u32::MAX, 0, 0);
         let mut root = None;
         self.insert_batch(&mut batch, |_, index, _, _| root = Some(index));
@@ -198,59 +227,21 @@ impl<S: Copy + Eq + Hash> Visited<S> {
     /// stored. Of equal states within the batch only one is stored. Empties the batch.
     pub fn insert_batch(&self, batch: &mut Batch<S>, mut stored: impl FnMut(S, u32, u32, bool)) {
         let arena = &self.arena;
-        // Group by shard with a counting sort (a comparison sort of the candidates costs more
-        // than the probes it serves).
-        let mut starts = [0usize; SHARDS + 1];
-        for c in &mut batch.candidates {
-            c.hash = self.hash(&c.state);
-            c.shard = self.map.determine_shard(c.hash as usize) as u32;
-            starts[c.shard as usize + 1] += 1;
-        }
-        for i in 0..SHARDS {
-            starts[i + 1] += starts[i];
-        }
+        let starts = self.group_by_shard(batch);
         let candidates = &batch.candidates;
-        let by_shard = &mut batch.by_shard;
-        by_shard.clear();
-        by_shard.resize(candidates.len(), 0);
-        let mut next = starts;
-        for (i, c) in candidates.iter().enumerate() {
-            by_shard[next[c.shard as usize]] = i as u32;
-            next[c.shard as usize] += 1;
-        }
         // A stored depth loses to a smaller one (in a set that keeps none, all are 0).
         let improves = |index: u32, c: &Candidate<S>| c.depth < arena.depth(index);
         let shards = self.map.shards();
         for shard in 0..SHARDS {
-            let group = &mut by_shard[starts[shard]..starts[shard + 1]];
+            let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
             if group.is_empty() {
                 continue;
             }
             // Under the read lock: drop the candidates already known, keeping the rest in front.
             // Equal candidates may both stay; the write phase's own lookup stores one.
-            let mut pending = 0;
-            {
-                let table = shards[shard].read();
-                let prefetch = Prefetcher::new(&table);
-                // Software pipelining: the probe of candidate i overlaps the fetches of the next
-                // `PREFETCH_AHEAD`, which is about what the processor can keep in flight.
-                for &i in group.iter().take(PREFETCH_AHEAD) {
-                    prefetch.hash(candidates[i as usize].hash);
-                }
-                for i in 0..group.len() {
-                    if let Some(&ahead) = group.get(i + PREFETCH_AHEAD) {
-                        prefetch.hash(candidates[ahead as usize].hash);
-                    }
-                    let c = &candidates[group[i] as usize];
-                    let known = table
-                        .get(c.hash, |&(k, _)| arena.state(k) == c.state)
-                        .is_some_and(|&(k, _)| !improves(k, c));
-                    if !known {
-                        group[pending] = group[i];
-                        pending += 1;
-                    }
-                }
-            }
+            let pending = self.probe_group(shard, candidates, group, |index, c| {
+                index.is_none_or(|index| improves(index, c))
+            });
             if pending == 0 {
                 continue;
             }
@@ -273,11 +264,15 @@ impl<S: Copy + Eq + Hash> Visited<S> {
                         }
                     }
                     Err(slot) => {
-                        let parent = (c.parent != u32::MAX).then_some(c.parent);
-                        let Some(index) = arena.push(c.state, parent, c.depth) else {
+                        if batch.reserved.is_empty() {
+                            batch.reserved = arena.reserve(RESERVE);
+                        }
+                        let Some(index) = batch.reserved.next() else {
                             self.full.store(true, Ordering::Relaxed);
                             continue;
                         };
+                        let parent = (c.parent != u32::MAX).then_some(c.parent);
+                        arena.write(index, c.state, parent, c.depth);
                         // SAFETY: the slot was just found in this table, which has not changed
                         // since (we hold its write lock).
                         unsafe {
@@ -294,6 +289,106 @@ impl<S: Copy + Eq + Hash> Visited<S> {
             }
         }
         batch.candidates.clear();
+    }
+
+    /// Calls `found(tag)` for every candidate of `batch` that is stored, and empties the batch:
+    /// many lookups at once, with their memory misses overlapped as in [`Self::insert_batch`].
+    pub fn probe_batch(&self, batch: &mut Batch<S>, mut found: impl FnMut(u32)) {
+        let starts = self.group_by_shard(batch);
+        for shard in 0..SHARDS {
+            let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
+            if !group.is_empty() {
+                self.probe_group(shard, &batch.candidates, group, |index, c| {
+                    if index.is_some() {
+                        found(c.tag);
+                    }
+                    false
+                });
+            }
+        }
+        batch.candidates.clear();
+    }
+
+    /// Hashes the candidates and lists their positions grouped by shard in `batch.by_shard`
+    /// (a counting sort: a comparison sort costs more than the probes it serves); returns where
+    /// each shard's group starts.
+    fn group_by_shard(&self, batch: &mut Batch<S>) -> [usize; SHARDS + 1] {
+        let mut starts = [0usize; SHARDS + 1];
+        for c in &mut batch.candidates {
+            c.hash = self.hash(&c.state);
+            c.shard = self.map.determine_shard(c.hash as usize) as u32;
+            starts[c.shard as usize + 1] += 1;
+        }
+        for i in 0..SHARDS {
+            starts[i + 1] += starts[i];
+        }
+        let by_shard = &mut batch.by_shard;
+        by_shard.clear();
+        by_shard.resize(batch.candidates.len(), 0);
+        let mut next = starts;
+        for (i, c) in batch.candidates.iter().enumerate() {
+            by_shard[next[c.shard as usize]] = i as u32;
+            next[c.shard as usize] += 1;
+        }
+        starts
+    }
+
+    /// Looks up the candidates of one shard's group under its read lock, calling
+    /// `keep(index if stored, candidate)`; moves the kept ones to the front of `group` and
+    /// returns how many there are.
+    fn probe_group(
+        &self,
+        shard: usize,
+        candidates: &[Candidate<S>],
+        group: &mut [u32],
+        mut keep: impl FnMut(Option<u32>, &Candidate<S>) -> bool,
+    ) -> usize {
+        let arena = &self.arena;
+        let table = self.map.shards()[shard].read();
+        let prefetch = Prefetcher::new(&table);
+        // Software pipelining: the probe of candidate i overlaps the fetches of the next
+        // `PREFETCH_AHEAD`, which is about what the processor can keep in flight.
+        for &i in group.iter().take(PREFETCH_AHEAD) {
+            prefetch.hash(candidates[i as usize].hash);
+        }
+        let mut kept = 0;
+        for i in 0..group.len() {
+            if let Some(&ahead) = group.get(i + PREFETCH_AHEAD) {
+                prefetch.hash(candidates[ahead as usize].hash);
+            }
+            let c = &candidates[group[i] as usize];
+            let index = table
+                .get(c.hash, |&(k, _)| arena.state(k) == c.state)
+                .map(|&(k, _)| k);
+            if keep(index, c) {
+                group[kept] = group[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// Makes room for `additional` more states before they arrive, growing the shards' tables
+    /// in parallel. Why: a table that grows while workers insert is rehashed under its write
+    /// lock (every entry's state read back from the arena: a memory miss each), and the workers
+    /// that need that shard meanwhile wait; at a layer boundary nobody waits.
+    pub fn reserve(&self, additional: usize)
+    where
+        S: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let arena = &self.arena;
+        let per_shard = additional.div_ceil(SHARDS);
+        self.map.shards().par_iter().for_each(|shard| {
+            let mut table = shard.write();
+            let before = table.buckets();
+            table.reserve(per_shard, |&(k, _)| self.hash(&arena.state(k)));
+            let grown = table.buckets() - before;
+            if grown > 0 {
+                self.table_bytes
+                    .fetch_add(grown as u64 * BUCKET_BYTES, Ordering::Relaxed);
+            }
+        });
     }
 
     /// The index of `state`, if it is stored.
@@ -315,7 +410,8 @@ impl<S: Copy + Eq + Hash> Visited<S> {
         self.arena.state(i)
     }
 
-    /// The index of the state `i` was reached from (the start's is its own).
+    /// The index of the state `i` was reached from (the start's is its own, a hole's
+    /// [`HOLE`]).
     #[inline]
     pub fn parent(&self, i: u32) -> u32 {
         self.arena.parent(i)
@@ -326,7 +422,7 @@ impl<S: Copy + Eq + Hash> Visited<S> {
         self.arena.path_to(i)
     }
 
-    /// States stored; they have the indices `0..len`.
+    /// Indices handed out so far: the states stored have indices below it, among a few holes.
     pub fn len(&self) -> usize {
         self.arena.len()
     }
