@@ -422,6 +422,8 @@ fn one_way_distances(limit: u32) -> Vec<u32> {
     dist
 }
 
+type OneWaySearch = fn(&OneWay, &SearchControl) -> SearchOutcome<u32>;
+
 #[test]
 fn paths_are_rebuilt_from_parent_indices_in_a_space_without_reverse_moves() {
     let limit = 100_000;
@@ -433,7 +435,7 @@ fn paths_are_rebuilt_from_parent_indices_in_a_space_without_reverse_moves() {
                 limit,
                 informed,
             };
-            let runs: [(&str, fn(&OneWay, &SearchControl) -> SearchOutcome<u32>); 2] =
+            let runs: [(&str, OneWaySearch); 2] =
                 [("bfs", |s, c| bfs(s, c)), ("astar", |s, c| astar(s, c))];
             for (name, search) in runs {
                 for threads in [1, 4] {
