@@ -50,18 +50,29 @@ use super::{SearchControl, SearchOutcome, Space};
 /// The largest g the arena stores (a 16-bit depth); nothing deeper is queued.
 const MAX_G: u32 = u16::MAX as u32;
 
-/// The states queued for one (f, g): indices into the visited set's arena, and (ordered search
-/// only) states queued again after a goals-only expansion, each with its priority.
+/// The states queued for one (f, g): indices into the visited set's arena, in the parts the
+/// chunks that queued them produced, and (ordered search only) states queued again after a
+/// goals-only expansion, each with its priority.
+///
+/// Why parts: a bucket of a large search holds tens of millions of indices, and one vector
+/// grown as chunks arrive would be copied at every growth, briefly holding twice its size.
 #[derive(Default)]
 struct Bucket {
-    states: Vec<u32>,
+    parts: Vec<Vec<u32>>,
     ranked: Vec<(u32, u32)>,
 }
 
 impl Bucket {
     fn bytes(&self) -> u64 {
-        (self.states.capacity() * size_of::<u32>()
+        let indices: usize = self.parts.iter().map(Vec::capacity).sum();
+        (indices * size_of::<u32>()
+            + self.parts.capacity() * size_of::<Vec<u32>>()
             + self.ranked.capacity() * size_of::<(u32, u32)>()) as u64
+    }
+
+    /// The queued indices (not the ranked ones).
+    fn indices(&self) -> impl Iterator<Item = u32> + '_ {
+        self.parts.iter().flatten().copied()
     }
 }
 
@@ -138,7 +149,7 @@ impl<'a, P: Space> Search<'a, P> {
         };
         let root = self.visited.insert_root(start);
         self.ctl.add(1, 0);
-        self.open.entry((h0, 0)).or_default().states.push(root);
+        self.open.entry((h0, 0)).or_default().parts.push(vec![root]);
         while let Some(((f, g), bucket)) = self.open.pop_first() {
             if let Err(limit) = self.ctl.check().and(full(&self.visited)) {
                 return SearchOutcome::Stopped(limit);
@@ -150,17 +161,17 @@ impl<'a, P: Space> Search<'a, P> {
             // A goal queued earlier with this f: every smaller f is done.
             let visited = &self.visited;
             let queued_goal = bucket
-                .states
-                .iter()
-                .chain(bucket.ranked.iter().map(|(i, _)| i))
-                .find(|&&i| space.is_goal(&visited.state(i)));
-            if let Some(&goal) = queued_goal {
+                .indices()
+                .chain(bucket.ranked.iter().map(|&(i, _)| i))
+                .find(|&i| space.is_goal(&visited.state(i)));
+            if let Some(goal) = queued_goal {
                 return self.found(goal);
             }
             let goal = if self.ordered {
                 self.in_waves(bucket, (f, g))
             } else {
-                self.expand(&bucket.states, (f, g), Expansion::Full)
+                let parts: Vec<&[u32]> = bucket.parts.iter().map(Vec::as_slice).collect();
+                self.expand(&parts, (f, g), Expansion::Full)
             };
             if let Some(goal) = goal {
                 return self.found(goal);
@@ -199,7 +210,7 @@ impl<'a, P: Space> Search<'a, P> {
         let (mut done, mut size) = (0, 1024);
         while done < bucket.len() {
             let end = (done + size).min(bucket.len());
-            if let Some(goal) = self.expand(&bucket[done..end], (f, g), expansion) {
+            if let Some(goal) = self.expand(&[&bucket[done..end]], (f, g), expansion) {
                 return Some(goal);
             }
             done = end;
@@ -227,9 +238,9 @@ impl<'a, P: Space> Search<'a, P> {
             (priority, hasher.hash_one(state), index)
         };
         let mut keyed: Vec<(u32, u64, u32)> = bucket
-            .states
+            .parts
             .par_iter()
-            .map(|&i| key(i, None))
+            .flat_map_iter(|part| part.iter().map(|&i| key(i, None)))
             .chain(bucket.ranked.par_iter().map(|&(i, p)| key(i, Some(p))))
             .collect();
         drop(bucket);
@@ -237,11 +248,18 @@ impl<'a, P: Space> Search<'a, P> {
         keyed.into_iter().map(|(_, _, index)| index).collect()
     }
 
-    /// Expands `states` of bucket (f, g) in parallel and queues what they produced.
-    fn expand(&mut self, states: &[u32], (f, g): (u32, u32), expansion: Expansion) -> Option<u32> {
+    /// Expands the states of bucket (f, g) in `parts`, in parallel, and queues what they
+    /// produced.
+    fn expand(
+        &mut self,
+        parts: &[&[u32]],
+        (f, g): (u32, u32),
+        expansion: Expansion,
+    ) -> Option<u32> {
         let (space, ctl, ordered) = (self.space, self.ctl, self.ordered);
         let (visited, scratch) = (&self.visited, &self.scratch);
-        let waiting = self.open_bytes() + size_of_val(states) as u64;
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let waiting = self.open_bytes() + (len * size_of::<u32>()) as u64;
         let in_flight = AtomicU64::new(0);
         let expand = |chunk: &[u32]| {
             if ctl.is_stopped() {
@@ -256,40 +274,26 @@ impl<'a, P: Space> Search<'a, P> {
             let _ = ctl.check_mid_layer();
             result
         };
-        let chunk = chunk_size(states.len());
+        let chunk = chunk_size(len);
         // A single chunk is expanded on the calling thread, without a round trip through the pool.
-        let chunks: Vec<ChunkResult> = if states.len() <= chunk {
-            vec![expand(states)]
+        let chunks: Vec<ChunkResult> = if len <= chunk {
+            parts.iter().map(|part| expand(part)).collect()
         } else {
-            states.par_chunks(chunk).map(expand).collect()
+            let slices: Vec<&[u32]> = parts.iter().flat_map(|p| p.chunks(chunk)).collect();
+            slices.into_par_iter().map(expand).collect()
         };
-        // Buckets grown to their exact size: the slack of doubling would be memory too.
-        let mut arriving = Vec::<usize>::new();
-        for chunk in &chunks {
-            arriving.resize(arriving.len().max(chunk.queued.len()), 0);
-            for (count, states) in arriving.iter_mut().zip(&chunk.queued) {
-                *count += states.len();
-            }
-        }
-        for (delta, count) in (0..).zip(arriving) {
-            if count > 0 {
-                self.open
-                    .entry((f + delta, g + 1))
-                    .or_default()
-                    .states
-                    .reserve_exact(count);
-            }
-        }
         let mut goal = None;
         for chunk in chunks {
             goal = goal.or(chunk.goal);
-            for (delta, states) in (0..).zip(chunk.queued) {
+            for (delta, mut states) in (0..).zip(chunk.queued) {
                 if !states.is_empty() {
+                    // The slack of doubling would be memory too.
+                    states.shrink_to_fit();
                     self.open
                         .entry((f + delta, g + 1))
                         .or_default()
-                        .states
-                        .extend(states);
+                        .parts
+                        .push(states);
                 }
             }
             if !chunk.deferred.is_empty() {

@@ -99,6 +99,8 @@ struct Monitor {
     running: Mutex<Vec<Running>>,
     rows: Mutex<Vec<Option<Row>>>,
     memory_budget: Option<u64>,
+    /// The memory held at the last tick.
+    last_held: Mutex<u64>,
     checkpoint: Option<PathBuf>,
     last_checkpoint: Mutex<(Instant, usize)>,
 }
@@ -127,6 +129,7 @@ impl Monitor {
             running: Mutex::new(Vec::new()),
             rows: Mutex::new(vec![None; total]),
             memory_budget: options.memory_budget,
+            last_held: Mutex::new(0),
             checkpoint: options.checkpoint.clone(),
             last_checkpoint: Mutex::new((Instant::now(), 0)),
         }
@@ -198,9 +201,13 @@ impl Monitor {
         if let Some(budget) = self.memory_budget {
             let searches: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
             let held = super::resident_bytes().unwrap_or(searches).max(searches);
+            // What the searches may add before they notice a stop: twice what they added in the
+            // last tick (one tick to the next check, and the chunks and tables under way).
+            let growth =
+                2 * held.saturating_sub(std::mem::replace(&mut *lock(&self.last_held), held));
             // The largest search is stopped; until its memory is freed, it stays the largest,
             // so one excess never stops two searches.
-            if held > budget
+            if held + growth > budget
                 && let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes())
             {
                 largest.ctl.request_stop(Limit::Memory(budget));
