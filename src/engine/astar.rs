@@ -271,6 +271,7 @@ impl<'a, P: Space> Search<'a, P> {
             let queued = result.bytes();
             let in_flight = in_flight.fetch_add(queued, Ordering::Relaxed) + queued;
             ctl.set_bytes(waiting + visited.bytes() + scratch.bytes() + in_flight);
+            ctl.set_imminent_bytes(visited.imminent_growth());
             let _ = ctl.check_mid_layer();
             result
         };

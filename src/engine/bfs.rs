@@ -131,6 +131,7 @@ pub(crate) fn expand_layer<P: Space>(
         stored.fetch_add(new, Ordering::Relaxed);
         ctl.add(new, expanded);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
+        ctl.set_imminent_bytes(visited.imminent_growth());
         // Sets the shared stop flag that the other workers poll.
         let _ = ctl.check_mid_layer();
         target

@@ -47,6 +47,7 @@ pub struct SearchControl {
     expanded: AtomicU64,
     bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    imminent_bytes: AtomicU64,
     depth: AtomicU64,
     stopped: AtomicBool,
     /// The limit that stopped the search: requested from outside (the harness's memory
@@ -63,6 +64,7 @@ impl SearchControl {
             expanded: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             peak_bytes: AtomicU64::new(0),
+            imminent_bytes: AtomicU64::new(0),
             depth: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
             requested: Mutex::new(None),
@@ -117,6 +119,17 @@ impl SearchControl {
     pub fn set_bytes(&self, bytes: u64) {
         self.bytes.store(bytes, Ordering::Relaxed);
         self.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+    }
+
+    /// Records what the search is about to allocate in one step (hash tables about to double),
+    /// for a memory budget to keep room for.
+    pub fn set_imminent_bytes(&self, bytes: u64) {
+        self.imminent_bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// See [`Self::set_imminent_bytes`].
+    pub fn imminent_bytes(&self) -> u64 {
+        self.imminent_bytes.load(Ordering::Relaxed)
     }
 
     pub fn set_depth(&self, depth: u64) {

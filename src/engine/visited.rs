@@ -189,6 +189,9 @@ pub struct Visited<S> {
     map: DashMap<u32, (), StateHasher>,
     /// Heap bytes of the map's tables.
     table_bytes: AtomicU64,
+    /// Bytes the tables would add if every shard more than 3/4 full grew now (see
+    /// [`Self::imminent_growth`]).
+    imminent: AtomicU64,
     /// Set when a state could not be stored because the arena is full.
     full: AtomicBool,
 }
@@ -202,6 +205,7 @@ impl<S: Copy + Eq + Hash> Visited<S> {
             arena: Arena::new(with_depths),
             table_bytes: AtomicU64::new((size_of_val(map.shards()) + SHARDS * 16) as u64),
             map,
+            imminent: AtomicU64::new(0),
             full: AtomicBool::new(false),
         }
     }
@@ -247,6 +251,7 @@ impl<S: Copy + Eq + Hash> Visited<S> {
             }
             let mut table = shards[shard].write();
             let buckets_before = table.buckets();
+            let imminent_before = imminent_growth_of(&table);
             for &i in &group[..pending] {
                 let c = &candidates[i as usize];
                 let found = table.find_or_find_insert_slot(
@@ -286,6 +291,11 @@ impl<S: Copy + Eq + Hash> Visited<S> {
             if grown > 0 {
                 self.table_bytes
                     .fetch_add(grown as u64 * BUCKET_BYTES, Ordering::Relaxed);
+            }
+            let imminent = imminent_growth_of(&table);
+            if imminent != imminent_before {
+                self.imminent.fetch_add(imminent, Ordering::Relaxed);
+                self.imminent.fetch_sub(imminent_before, Ordering::Relaxed);
             }
         }
         batch.candidates.clear();
@@ -436,10 +446,27 @@ impl<S: Copy + Eq + Hash> Visited<S> {
         self.full.load(Ordering::Relaxed)
     }
 
+    /// Bytes the tables are about to add: those of every shard more than 3/4 full, which will
+    /// double before long. Why: the shards fill evenly, so they double within moments of one
+    /// another, and in a large search the tables' doubling is a step of gigabytes that a memory
+    /// budget must see coming rather than notice afterwards.
+    pub fn imminent_growth(&self) -> u64 {
+        self.imminent.load(Ordering::Relaxed)
+    }
+
     /// Heap bytes allocated: the arena's segments and the map's tables (counted as they grow,
     /// from their bucket counts: four bytes of index and one control byte per bucket).
     pub fn bytes(&self) -> u64 {
         self.arena.bytes() + self.table_bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// What a table adds when it next grows, if it is more than 3/4 full (its buckets double).
+fn imminent_growth_of<T>(table: &hashbrown::raw::RawTable<T>) -> u64 {
+    if table.buckets() > 1 && table.len() * 4 >= table.capacity() * 3 {
+        table.buckets() as u64 * BUCKET_BYTES
+    } else {
+        0
     }
 }
 

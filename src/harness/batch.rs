@@ -37,6 +37,9 @@ pub struct BatchOptions {
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 /// How often the monitor wakes.
 const TICK: Duration = Duration::from_millis(200);
+/// How long after a memory stop the budget waits before stopping another search (the
+/// allocator returns freed memory to the OS within a fraction of a second).
+const MEMORY_SETTLES: Duration = Duration::from_secs(2);
 /// How often finished rows are checkpointed to the results file.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
@@ -101,6 +104,8 @@ struct Monitor {
     memory_budget: Option<u64>,
     /// The memory held at the last tick.
     last_held: Mutex<u64>,
+    /// When the memory budget last stopped a search.
+    last_memory_stop: Mutex<Option<Instant>>,
     checkpoint: Option<PathBuf>,
     last_checkpoint: Mutex<(Instant, usize)>,
 }
@@ -130,6 +135,7 @@ impl Monitor {
             rows: Mutex::new(vec![None; total]),
             memory_budget: options.memory_budget,
             last_held: Mutex::new(0),
+            last_memory_stop: Mutex::new(None),
             checkpoint: options.checkpoint.clone(),
             last_checkpoint: Mutex::new((Instant::now(), 0)),
         }
@@ -202,15 +208,22 @@ impl Monitor {
             let searches: u64 = running.iter().map(|r| r.ctl.bytes()).sum();
             let held = super::resident_bytes().unwrap_or(searches).max(searches);
             // What the searches may add before they notice a stop: twice what they added in the
-            // last tick (one tick to the next check, and the chunks and tables under way).
+            // last tick (one tick to the next check, and the chunks under way), and the hash
+            // tables about to double.
             let growth =
                 2 * held.saturating_sub(std::mem::replace(&mut *lock(&self.last_held), held));
-            // The largest search is stopped; until its memory is freed, it stays the largest,
-            // so one excess never stops two searches.
-            if held + growth > budget
+            let imminent: u64 = running.iter().map(|r| r.ctl.imminent_bytes()).sum();
+            // One stop at a time: while a stopped search winds down, and for a moment after,
+            // until the allocator has handed its memory back, nothing else is stopped for it.
+            let mut last_stop = lock(&self.last_memory_stop);
+            let settling = running.iter().any(|r| r.ctl.is_stopped())
+                || last_stop.is_some_and(|t| now - t < MEMORY_SETTLES);
+            if held + growth + imminent > budget
+                && !settling
                 && let Some(largest) = running.iter().max_by_key(|r| r.ctl.bytes())
             {
                 largest.ctl.request_stop(Limit::Memory(budget));
+                *last_stop = Some(now);
             }
         }
         drop(running);
