@@ -6,6 +6,7 @@
 #
 #   scripts/scaling.sh                 # every search, every thread count
 #   THREADS="1 2" scripts/scaling.sh   # chosen thread counts
+#   ONLY="fifteen h49" scripts/scaling.sh   # chosen searches
 #   OUT=/tmp/scaling.csv scripts/scaling.sh
 #
 # The searches (5-50 million states each):
@@ -42,6 +43,7 @@ searches=(
 echo "search,threads,wall_ms,states,states_per_s,speedup,peak_rss_mib" >"$work/scaling.csv"
 for entry in "${searches[@]}"; do
     name=${entry%%|*}
+    [[ " ${ONLY:-$name} " == *" $name "* ]] || continue
     read -r -a args <<<"${entry#*|}"
     base=""
     for t in $THREADS; do

@@ -143,6 +143,7 @@ fn the_program_search_wins_with_programs_far_shorter_than_routes() {
             score,
             solution,
             optimal,
+            ..
         } = search::solve(&level.board, &ctl, &budget)
         else {
             panic!("{file}: not solved");

@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod astar;
+pub mod beam;
 pub mod bfs;
 pub mod bidirectional;
 pub mod control;

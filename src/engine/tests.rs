@@ -4,6 +4,7 @@
 use rayon::ThreadPoolBuilder;
 
 use super::astar::{self, astar};
+use super::beam;
 use super::bfs::{self, bfs, count_reachable};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
@@ -476,4 +477,57 @@ fn paths_are_rebuilt_from_both_sides_of_a_reversible_space() {
         };
         assert_eq!(checked_length(&space, &path), 31);
     }
+}
+
+#[test]
+fn beams_find_valid_paths_and_wider_beams_find_shorter_ones() {
+    // The 8-puzzle with Manhattan ranking: a narrow beam finds some path, the anytime search
+    // with growing widths one no longer, and none is shorter than the optimum.
+    let space = EightPuzzle::new(HARDEST, true);
+    let narrow = match beam::beam(&space, 10, &SearchControl::unlimited()).outcome {
+        SearchOutcome::Found(path) => checked_length(&space, &path),
+        other => panic!("a beam of 10 found nothing: {other:?}"),
+    };
+    assert!(narrow >= 31);
+    let best = with_threads(4, || {
+        beam::anytime(
+            &space,
+            10,
+            31,
+            std::time::Duration::from_secs(60),
+            &SearchControl::unlimited(),
+        )
+    })
+    .expect("a path");
+    assert!(best.1, "a beam as wide as the space is exact");
+    let best = checked_length(&space, &best.0);
+    assert!((31..=narrow).contains(&best), "{best} against {narrow}");
+    // A beam as wide as the space is breadth-first search: optimal.
+    assert_eq!(best, 31);
+}
+
+#[test]
+fn a_beam_follows_one_way_moves_and_its_counts_do_not_depend_on_threads() {
+    let space = OneWay {
+        target: 77_777,
+        limit: 100_000,
+        informed: true,
+    };
+    let run = |threads| {
+        let ctl = SearchControl::unlimited();
+        let outcome = with_threads(threads, || beam::beam(&space, 50, &ctl));
+        (outcome.outcome, ctl.states())
+    };
+    let (one, states) = run(1);
+    assert_eq!(run(4), (one.clone(), states));
+    let SearchOutcome::Found(path) = one else {
+        panic!("no path")
+    };
+    assert_eq!((path[0], *path.last().unwrap()), (1, 77_777));
+    for pair in path.windows(2) {
+        let mut next = Vec::new();
+        space.successors(&pair[0], None, &mut next);
+        assert!(next.contains(&pair[1]), "{pair:?} is not a move");
+    }
+    assert!(path.len() as u32 > one_way_distances(100_000)[77_777]);
 }

@@ -126,6 +126,9 @@ pub enum Answer {
         score: u64,
         /// The solution in the game's notation.
         solution: String,
+        /// What the row's `detail` says (e.g. the bounds on the optimum when `optimal` is
+        /// false); usually empty.
+        detail: String,
     },
     /// The whole reachable space was searched without reaching a goal.
     Unsolvable,

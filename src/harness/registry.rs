@@ -113,9 +113,11 @@ impl<G: Game> LevelTask for Task<G> {
                 optimal,
                 score,
                 solution,
+                detail,
             } => match G::check(level, &solution) {
                 Ok(v) if v.moves == moves && v.score == score => {
                     row.status = Status::Solved;
+                    row.detail = detail;
                     row.moves = Some(moves);
                     row.optimal = optimal;
                     row.score = Some(score);

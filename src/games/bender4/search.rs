@@ -135,6 +135,7 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
             optimal: false,
             score: s.line.len() as u64,
             solution: s.line,
+            detail: String::new(),
         },
         None => Answer::Limit("no program found within the budget".into()),
     }

@@ -74,6 +74,7 @@ impl Game for GolfPeaks {
                     optimal: true,
                     score: moves,
                     solution: space.notation(&path),
+                    detail: String::new(),
                 }
             }
             SearchOutcome::Exhausted => Answer::Unsolvable,

@@ -603,7 +603,8 @@ fn the_search_finds_the_fewest_plays_in_the_notation() {
             moves: 1,
             optimal: true,
             score: 1,
-            solution: "3/↘".into()
+            solution: "3/↘".into(),
+            detail: String::new()
         }
     );
     let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");

@@ -26,6 +26,7 @@ pub mod space;
 mod tests;
 
 use std::path::Path;
+use std::time::Duration;
 
 use board::{MAX_WORDS, Numbering};
 use level::Puzzle;
@@ -34,7 +35,9 @@ use sim_space::SimSpace;
 use space::{IceSpace, KeyLayout};
 
 use crate::engine::astar::astar;
-use crate::engine::{SearchControl, SearchOutcome};
+use crate::engine::beam;
+use crate::engine::control::Limits;
+use crate::engine::{SearchControl, SearchOutcome, Space};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
 
 pub struct IceTower;
@@ -109,41 +112,85 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
 /// Optimal A* over the packed space with `N`-word boards and `K`-word keys.
 fn solve_packed<const N: usize, const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = IceSpace::<N, K>::new(puzzle);
-    answer(astar(&space, ctl), ctl, |path| space.pushes_of(path))
+    answer(&space, astar(&space, ctl), ctl, |path| {
+        space.pushes_of(path)
+    })
 }
 
 /// Optimal A* over the simulator's space, the magician's exact cell kept (X8).
 fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
-    answer(astar(&space, ctl), ctl, |path| space.pushes_of(path))
+    answer(&space, astar(&space, ctl), ctl, |path| {
+        space.pushes_of(path)
+    })
 }
+
+/// How long the search for some solution may run once the optimal search stopped at a limit
+/// (at most the level's `--timeout` again).
+const ANYTIME_BUDGET: Duration = Duration::from_secs(60);
+/// The memory it may use.
+const ANYTIME_MEMORY: u64 = 4 << 30;
+/// Its first beam width (each next one three times wider).
+const ANYTIME_FIRST_WIDTH: usize = 1_000;
 
 /// The answer of a search outcome, its path written as pushes. A search stopped by a limit
 /// still proves something: A* had expanded every state with a smaller f than the one it was
-/// working on (`ctl.depth()`), so no solution is shorter than that.
-fn answer<S>(
-    outcome: SearchOutcome<S>,
+/// working on (`ctl.depth()`), so no solution is shorter than that. It then still deserves a
+/// solution: beams over the same space ([`beam::anytime`]) look for one, and the row is
+/// `solved`, not optimal, with the optimum's bounds.
+fn answer<P: Space>(
+    space: &P,
+    outcome: SearchOutcome<P::State>,
     ctl: &SearchControl,
-    pushes_of: impl Fn(&[S]) -> Vec<(usize, usize, Dir)>,
+    pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
 ) -> Answer {
+    let solved = |path: &[P::State], optimal: bool, detail: String| {
+        let pushes: Vec<notation::Push> = pushes_of(path)
+            .into_iter()
+            .map(|(row, col, dir)| notation::Push { row, col, dir })
+            .collect();
+        let moves = pushes.len() as u64;
+        Answer::Solved {
+            moves,
+            optimal,
+            score: moves,
+            solution: notation::format(&pushes),
+            detail,
+        }
+    };
     match outcome {
-        SearchOutcome::Found(path) => {
-            let pushes: Vec<notation::Push> = pushes_of(&path)
-                .into_iter()
-                .map(|(row, col, dir)| notation::Push { row, col, dir })
-                .collect();
-            let moves = pushes.len() as u64;
-            Answer::Solved {
-                moves,
-                optimal: true,
-                score: moves,
-                solution: notation::format(&pushes),
+        SearchOutcome::Found(path) => solved(&path, true, String::new()),
+        SearchOutcome::Exhausted => Answer::Unsolvable,
+        SearchOutcome::Stopped(limit) => {
+            let lower = ctl.depth();
+            // As long again as the user's timeout, if shorter than the budget.
+            let budget = ctl
+                .limits()
+                .timeout
+                .map_or(ANYTIME_BUDGET, |t| t.min(ANYTIME_BUDGET));
+            let anytime_ctl = SearchControl::new(Limits {
+                timeout: Some(budget),
+                max_bytes: Some(ANYTIME_MEMORY),
+                ..Limits::default()
+            });
+            let found = beam::anytime(space, ANYTIME_FIRST_WIDTH, lower, budget, &anytime_ctl);
+            let stats = anytime_ctl.stats();
+            ctl.add(stats.states, stats.expanded);
+            match found {
+                // Proven shortest: by a beam that dropped nothing, or by the lower bound.
+                Some((path, true)) => solved(&path, true, String::new()),
+                Some((path, false)) => {
+                    let upper = path.len() - 1;
+                    solved(
+                        &path,
+                        false,
+                        format!("{limit}; optimum between {lower} and {upper} pushes"),
+                    )
+                }
+                None => Answer::Limit(format!(
+                    "{limit}; no solution has fewer than {lower} pushes"
+                )),
             }
         }
-        SearchOutcome::Exhausted => Answer::Unsolvable,
-        SearchOutcome::Stopped(limit) => Answer::Limit(format!(
-            "{limit}; no solution has fewer than {} pushes",
-            ctl.depth()
-        )),
     }
 }

@@ -75,6 +75,7 @@ pub fn solve_with(level: &Level, reductions: Reductions, ctl: &SearchControl) ->
                 optimal: true,
                 score: moves,
                 solution: space.notation(&path),
+                detail: String::new(),
             }
         }
         SearchOutcome::Exhausted => Answer::Unsolvable,

@@ -741,7 +741,8 @@ fn the_search_finds_the_fewest_swaps_and_check_accepts_them() {
             moves: 0,
             optimal: true,
             score: 0,
-            solution: String::new()
+            solution: String::new(),
+            detail: String::new()
         }
     );
 }

@@ -136,6 +136,7 @@ impl WithSpace for Solve<'_> {
                 optimal: true,
                 score: path.len() as u64 - 1,
                 solution: space.notation(self.puzzle, &path),
+                detail: String::new(),
             },
             SearchOutcome::Exhausted => Answer::Unsolvable,
             SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),

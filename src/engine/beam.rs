@@ -1,0 +1,184 @@
+//! Beam search: breadth-first, but each layer keeps only the `width` states with the smallest
+//! heuristic. It finds solutions quickly in spaces far too large to search whole, and proves
+//! nothing about them: its answer is an upper bound, which an optimal search can then use to
+//! prune. [`anytime`] runs beams of growing width and keeps the best solution.
+//!
+//! A layer is expanded in parallel chunks like a BFS layer. The successors are looked up in the
+//! visited set without being stored ([`Visited::probe_batch`]); the new ones, deduplicated,
+//! are ranked by (heuristic, tiebreak, state hash), a deterministic order, and only the best
+//! `width` are stored, with their parent, and form the next layer. So the set holds at most
+//! `width` states per layer, and a run's counts do not depend on the threads.
+
+use std::hash::BuildHasher;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::bfs::chunk_size;
+use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
+use super::{SearchControl, SearchOutcome, Space};
+
+/// A successor waiting to be ranked: (heuristic, tiebreak, hash) orders it.
+type Ranked<S> = (u32, u32, u64, S, u32);
+
+/// What a beam found, and whether it was exact: a beam that never had to drop a state was a
+/// breadth-first search, so its path is a shortest one and `Exhausted` proves there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beam<S> {
+    pub outcome: SearchOutcome<S>,
+    pub exact: bool,
+}
+
+/// Searches `space` with beams of width `width`; finds a path, not always a shortest one.
+/// `Exhausted` means only that the beam lost every state, unless the beam was exact.
+pub fn beam<P: Space>(space: &P, width: usize, ctl: &SearchControl) -> Beam<P::State> {
+    let mut exact = true;
+    let outcome = beam_search(space, width, ctl, &mut exact);
+    Beam { outcome, exact }
+}
+
+fn beam_search<P: Space>(
+    space: &P,
+    width: usize,
+    ctl: &SearchControl,
+    exact: &mut bool,
+) -> SearchOutcome<P::State> {
+    let visited = Visited::new(false);
+    let scratch = ScratchPool::new();
+    let start = space.canonical(space.start());
+    if space.heuristic(&start).is_none() {
+        return SearchOutcome::Exhausted;
+    }
+    let root = visited.insert_root(start);
+    ctl.add(1, 0);
+    if space.is_goal(&start) {
+        return SearchOutcome::Found(vec![start]);
+    }
+    let hasher = StateHasher::default();
+    let mut layer = vec![root];
+    let mut depth = 0u32;
+    while !layer.is_empty() {
+        if let Err(limit) = ctl.check() {
+            return SearchOutcome::Stopped(limit);
+        }
+        depth += 1;
+        if space.max_depth().is_some_and(|max| depth > max) {
+            return SearchOutcome::Exhausted;
+        }
+        let chunk = chunk_size(layer.len());
+        let expand =
+            |chunk: &[u32]| scratch.with(|s| successors_of(space, &visited, chunk, &hasher, s));
+        let mut ranked: Vec<Ranked<P::State>> = if layer.len() <= chunk {
+            expand(&layer)
+        } else {
+            layer.par_chunks(chunk).flat_map_iter(expand).collect()
+        };
+        ctl.add(0, layer.len() as u64);
+        ranked.par_sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        // Equal states rank alike, so they are neighbours now.
+        ranked.dedup_by(|a, b| a.3 == b.3);
+        if let Some(&(_, _, _, goal, parent)) = ranked.iter().find(|r| space.is_goal(&r.3)) {
+            let mut path = visited.path_to(parent);
+            path.push(goal);
+            return SearchOutcome::Found(path);
+        }
+        *exact &= ranked.len() <= width;
+        ranked.truncate(width);
+        let mut batch = Batch::new();
+        for &(_, _, _, state, parent) in &ranked {
+            batch.push(state, parent, 0, 0);
+        }
+        let mut next = Vec::with_capacity(ranked.len());
+        visited.insert_batch(&mut batch, |_, index, _, _| next.push(index));
+        ctl.add(next.len() as u64, 0);
+        ctl.set_depth(u64::from(depth));
+        ctl.set_bytes(
+            visited.bytes()
+                + scratch.bytes()
+                + (ranked.capacity() * size_of::<Ranked<P::State>>()) as u64,
+        );
+        layer = next;
+    }
+    SearchOutcome::Exhausted
+}
+
+/// The successors of a chunk of a layer that the visited set does not hold yet, with their
+/// ranks; dead states (no heuristic) are left out.
+fn successors_of<P: Space>(
+    space: &P,
+    visited: &Visited<P::State>,
+    chunk: &[u32],
+    hasher: &StateHasher,
+    Scratch {
+        successors,
+        batch,
+        stored,
+    }: &mut Scratch<P::State>,
+) -> Vec<Ranked<P::State>> {
+    stored.clear();
+    for &index in chunk {
+        let state = visited.state(index);
+        let parent = visited.parent(index);
+        let parent = (parent != index).then(|| visited.state(parent));
+        successors.clear();
+        space.successors(&state, parent.as_ref(), successors);
+        for &next in successors.iter() {
+            let next = space.canonical(next);
+            batch.push(next, index, 0, stored.len() as u32);
+            stored.push((next, index));
+        }
+    }
+    let mut known = vec![false; stored.len()];
+    visited.probe_batch(batch, |i| known[i as usize] = true);
+    stored
+        .iter()
+        .zip(known)
+        .filter(|&(_, known)| !known)
+        .filter_map(|(&(state, parent), _)| {
+            let h = space.heuristic(&state)?;
+            Some((
+                h,
+                space.tiebreak(&state),
+                hasher.hash_one(state),
+                state,
+                parent,
+            ))
+        })
+        .collect()
+}
+
+/// The best solution [`beam`] finds with widths growing threefold from `first_width` until the
+/// time `budget` is spent, `ctl` stops it, a beam is exact, or a solution of `lower_bound`
+/// moves is found. Returns the shortest path found, if any, and whether it is proven shortest
+/// (by an exact beam, or by the lower bound).
+pub fn anytime<P: Space>(
+    space: &P,
+    first_width: usize,
+    lower_bound: u64,
+    budget: Duration,
+    ctl: &SearchControl,
+) -> Option<(Vec<P::State>, bool)> {
+    let started = Instant::now();
+    let mut best: Option<Vec<P::State>> = None;
+    let mut width = first_width;
+    while started.elapsed() < budget && !ctl.is_stopped() {
+        let run = beam(space, width, ctl);
+        match run.outcome {
+            SearchOutcome::Found(path) => {
+                if best.as_ref().is_none_or(|b| path.len() < b.len()) {
+                    best = Some(path);
+                }
+            }
+            SearchOutcome::Exhausted => {}
+            SearchOutcome::Stopped(_) => break,
+        }
+        let at_bound = best
+            .as_ref()
+            .is_some_and(|b| b.len() as u64 - 1 <= lower_bound);
+        if run.exact || at_bound {
+            return best.map(|b| (b, true));
+        }
+        width = width.saturating_mul(3);
+    }
+    best.map(|b| (b, false))
+}
