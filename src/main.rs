@@ -104,6 +104,10 @@ struct SolveArgs {
     /// the largest running search stops with a `limit` row.
     #[arg(long)]
     max_memory: Option<u64>,
+    /// Per level, after a limit stopped the optimal search: seconds that may be spent finding
+    /// some solution, not proven shortest (Ice Tower; default 60, at most the timeout; 0: none).
+    #[arg(long)]
+    anytime: Option<f64>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -179,6 +183,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             max_states: args.max_states,
             timeout: args.timeout.map(Duration::from_secs_f64),
             max_bytes: None,
+            anytime: args.anytime.map(Duration::from_secs_f64),
         },
         memory_budget: args
             .max_memory

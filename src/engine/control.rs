@@ -18,6 +18,9 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Stop once the estimated search memory exceeds this many bytes.
     pub max_bytes: Option<u64>,
+    /// How long a game may look for some solution, without proof, after a limit stopped its
+    /// optimal search: `None` for the game's default, zero for not at all.
+    pub anytime: Option<Duration>,
 }
 
 /// Why a search stopped before finishing.

@@ -199,7 +199,9 @@ fn answer_change(base: &Row, new: &Row) -> Option<(Kind, String)> {
         };
         return Some((kind, format!("status {} -> {}", base.status, new.status)));
     }
-    if base.status != Status::Solved {
+    // Both found after a limit: how good the solution is depends on how much time the search
+    // for it had, so only a change of status counts.
+    if base.status != Status::Solved || (base.hit_limit() && new.hit_limit()) {
         return None;
     }
     let (bm, nm) = (base.moves.unwrap_or(0), new.moves.unwrap_or(0));
@@ -261,7 +263,7 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
         }
         // A level stopped by a limit both times measured the limit (states reached before a
         // timeout depend on the machine's load), not the solver: only its answer is compared.
-        if b.status == Status::Limit && n.status == Status::Limit {
+        if b.hit_limit() && n.hit_limit() {
             continue;
         }
         if n.states != b.states {

@@ -83,10 +83,20 @@ pub struct Row {
     pub millis: f64,
     pub bytes_per_state: f64,
     pub solution: String,
+    /// Why, for `error` and `limit` rows; for a `solved` row that is not optimal, which limit
+    /// stopped the optimal search and the bounds it proved (empty when no limit was hit).
     pub detail: String,
 }
 
 impl Row {
+    /// Whether a limit stopped this level's search: a `limit` row, or a solution found after
+    /// the optimal search stopped (not optimal, with the limit in `detail`). Its states and
+    /// time measure the limit, not the solver.
+    pub fn hit_limit(&self) -> bool {
+        self.status == Status::Limit
+            || (self.status == Status::Solved && !self.optimal && !self.detail.is_empty())
+    }
+
     /// A row for a level that ended before any search (an `error` row).
     pub fn error(game: &str, level: &str, detail: String) -> Row {
         Row {

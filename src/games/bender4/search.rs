@@ -179,6 +179,7 @@ fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute 
         max_states: Some(user.max_states.map_or(max_states, |m| m.min(max_states))),
         timeout: user.timeout.map(|t| t.saturating_sub(ctl.elapsed())),
         max_bytes: user.max_bytes,
+        anytime: user.anytime,
     };
     let inner = SearchControl::new(limits);
     let outcome = astar(&space, &inner);

@@ -125,8 +125,8 @@ fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer 
     })
 }
 
-/// How long the search for some solution may run once the optimal search stopped at a limit
-/// (at most the level's `--timeout` again).
+/// How long the search for some solution may run once the optimal search stopped at a limit,
+/// unless the user says otherwise (`--anytime`); at most the level's `--timeout` again.
 const ANYTIME_BUDGET: Duration = Duration::from_secs(60);
 /// The memory it may use.
 const ANYTIME_MEMORY: u64 = 4 << 30;
@@ -163,11 +163,10 @@ fn answer<P: Space>(
         SearchOutcome::Exhausted => Answer::Unsolvable,
         SearchOutcome::Stopped(limit) => {
             let lower = ctl.depth();
-            // As long again as the user's timeout, if shorter than the budget.
-            let budget = ctl
-                .limits()
-                .timeout
-                .map_or(ANYTIME_BUDGET, |t| t.min(ANYTIME_BUDGET));
+            // The user's budget, or the default; at most as long again as the timeout.
+            let limits = ctl.limits();
+            let budget = limits.anytime.unwrap_or(ANYTIME_BUDGET);
+            let budget = limits.timeout.map_or(budget, |t| t.min(budget));
             let anytime_ctl = SearchControl::new(Limits {
                 timeout: Some(budget),
                 max_bytes: Some(ANYTIME_MEMORY),
