@@ -113,10 +113,13 @@ pub(crate) fn expand_layer<P: Space>(
 ) -> (Layer, Option<u32>) {
     // The next layer is expected to grow as this one did; the tables grow for it now, at most
     // doubling (as they would while it arrives), so that a memory budget still sees them grow.
+    // Small layers skip it: a round of the thread pool costs more than their few insertions.
     if layer.before > 0 {
         let growth = layer.states as f64 / layer.before as f64;
         let expected = (layer.states as f64 * growth) as usize;
-        visited.reserve(expected.min(visited.len()));
+        if expected >= RESERVE_FROM {
+            visited.reserve(expected.min(visited.len()));
+        }
     }
     let layer_states = layer.states;
     let layer = layer.indices.clone();
@@ -161,6 +164,9 @@ pub(crate) fn expand_layer<P: Space>(
     };
     (next, target)
 }
+
+/// The smallest expected layer for which the tables are grown ahead of it.
+const RESERVE_FROM: usize = 1 << 14;
 
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
 /// that a chunk's successors form long per-shard groups in the visited set.

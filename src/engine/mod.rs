@@ -8,6 +8,8 @@
 //! - [`astar`]: parallel best-first search in f-layers for spaces with an admissible heuristic,
 //!   and its variant that expands the likeliest last-move states first.
 //! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
+//! - [`beam`]: beams that keep the best states of each layer: solutions without proof, fast.
+//! - [`arena`] and [`visited`]: every state stored once, and the concurrent set of its index.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
 
 pub mod arena;

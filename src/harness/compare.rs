@@ -466,6 +466,23 @@ mod tests {
     }
 
     #[test]
+    fn solutions_found_after_a_limit_both_times_compare_by_status_only() {
+        let mut base = baseline();
+        base[0].optimal = false;
+        base[0].detail = "timeout of 1.000 s reached; optimum between 10 and 30 pushes".into();
+        let mut new = base.clone();
+        new[0].moves = new[0].moves.map(|m| m + 3);
+        new[0].score = new[0].score.map(|m| m + 3);
+        new[0].states *= 2;
+        new[0].millis *= 3.0;
+        let c = compare(&base, &new, Tolerance::default());
+        assert!(kinds(&c).is_empty(), "{:?}", kinds(&c));
+        new[0].status = Status::Limit;
+        let c = compare(&base, &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::AnswerWorse]);
+    }
+
+    #[test]
     fn missing_and_new_levels_are_reported() {
         let mut new = baseline();
         new.remove(0);
