@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
-use frontier::engine::control::Limits;
+use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
@@ -135,6 +135,24 @@ struct CheckArgs {
 
 /// Exit status for usage errors.
 const USAGE: u8 = 2;
+/// Exit status of an interrupted run (128 + SIGINT, the shells' convention).
+const INTERRUPTED: u8 = 130;
+
+/// The first SIGINT or SIGTERM stops every search at its next check: `solve` then writes every
+/// row (those cut short say "interrupted") and exits with [`INTERRUPTED`]. A second one exits at
+/// once; the results file then holds the last checkpoint, which was written whole.
+fn stop_cleanly_on_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        if control::interrupted() {
+            std::process::exit(INTERRUPTED.into());
+        }
+        control::interrupt();
+        eprintln!("frontier: interrupted: writing the results (interrupt again to quit at once)");
+    });
+    if let Err(e) = installed {
+        eprintln!("frontier: warning: cannot catch interrupts ({e}); Ctrl-C ends the run at once");
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -193,6 +211,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         parallel_levels: args.parallel_levels,
         checkpoint: out.clone(),
     };
+    stop_cleanly_on_interrupt();
     let rows = batch::solve_all(&tasks, &options);
     let csv = results::to_csv(&rows);
     match &out {
@@ -218,7 +237,9 @@ fn solve(args: SolveArgs) -> ExitCode {
                 .unwrap_or_default()
         );
     }
-    if rows.iter().all(|r| r.status.is_decided()) {
+    if control::interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else if rows.iter().all(|r| r.status.is_decided()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -220,3 +220,55 @@ fn compare_passes_on_identical_results_and_fails_on_a_regression() {
     let html = fs::read_to_string(&page).unwrap();
     assert!(html.contains("<svg") && html.contains("REGRESSED"));
 }
+
+#[test]
+fn an_interrupt_stops_the_searches_and_writes_every_row() {
+    // A search far longer than the test (the 15-puzzle turned around), then a small level.
+    let dir = scratch("interrupt");
+    let out = dir.join("results.csv");
+    let fifteen = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/levels/fifteen.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["solve", "--quiet", "--game", "sliding-blocks"])
+        .args([
+            "--parallel-levels",
+            "1",
+            "--max-memory",
+            "1500",
+            "--timeout",
+            "120",
+        ])
+        .args(["--out", str(&out), str(&fifteen)])
+        .arg(common::own("sliding-blocks/klotski.txt"))
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: `kill` on the child's process id, which is ours until we wait for it.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "no exit 30 s after SIGINT"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    let rows = fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = rows.lines().collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(
+        rows[1].starts_with("sliding-blocks,fifteen,limit,")
+            && rows[1].contains(",interrupted after "),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with("sliding-blocks,klotski,limit,")
+            && rows[2].ends_with(",interrupted before it started"),
+        "{}",
+        rows[2]
+    );
+}

@@ -29,6 +29,23 @@ pub enum Limit {
     States(u64),
     Time(Duration),
     Memory(u64),
+    /// The user interrupted the run ([`interrupt`]) after this many states.
+    Interrupted(u64),
+}
+
+/// Set once the user interrupts the run (SIGINT or SIGTERM, caught by the command line): every
+/// search of the process then stops at its next check. Process-wide because an interrupt is.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every search of the process at its next check, with [`Limit::Interrupted`].
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`interrupt`] was called.
+#[inline]
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
 }
 
 impl fmt::Display for Limit {
@@ -37,6 +54,7 @@ impl fmt::Display for Limit {
             Limit::States(n) => write!(f, "max-states limit of {n} states reached"),
             Limit::Time(d) => write!(f, "timeout of {:.3} s reached", d.as_secs_f64()),
             Limit::Memory(b) => write!(f, "memory limit of {} MiB reached", b >> 20),
+            Limit::Interrupted(n) => write!(f, "interrupted after {n} states"),
         }
     }
 }
@@ -172,6 +190,8 @@ impl SearchControl {
         };
         let limit = if requested.is_some() {
             requested
+        } else if interrupted() {
+            Some(Limit::Interrupted(self.states()))
         } else if let Some(max) =
             (self.limits.max_states).filter(|&m| states_too && self.states() >= m)
         {
@@ -200,7 +220,7 @@ impl SearchControl {
     /// Whether some search of this level already hit a limit (cheap; for inner loops).
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
+        self.stopped.load(Ordering::Relaxed) || interrupted()
     }
 
     /// Statistics of everything reported so far.

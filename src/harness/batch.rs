@@ -1,6 +1,10 @@
 //! Solving a whole set of levels in parallel: one driver thread per worker takes levels in turn
 //! (each level's search is itself parallel on rayon's pool), and a monitor thread draws progress
 //! bars, guards the memory budget and checkpoints finished rows to the results file.
+//!
+//! An interrupt ([`control::interrupt`]) stops the running searches at their next check and
+//! starts no new level; every level still gets its row (`limit`, "interrupted ..."), so the
+//! results file stays complete.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +16,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::registry::LevelTask;
 use super::results::{self, Row, Status};
-use crate::engine::control::Limits;
+use crate::engine::control::{self, Limits};
 use crate::engine::{Limit, SearchControl};
 
 /// How a batch runs.
@@ -66,12 +70,28 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
             .clamp(1, tasks.len().max(1)))
             .map(|_| {
                 scope.spawn(|| {
-                    loop {
+                    while !control::interrupted() {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(task) = tasks.get(index) else { break };
                         let ctl = Arc::new(SearchControl::new(options.limits));
                         monitor.started(index, task.as_ref(), &ctl);
-                        let row = task.solve(&ctl);
+                        let mut row = task.solve(&ctl);
+                        let says_interrupted =
+                            row.status == Status::Limit && row.detail.starts_with("interrupted");
+                        if control::interrupted() && !proven(&row) && !says_interrupted {
+                            // Whatever the search answered after it was cut short (a
+                            // program search's best so far, a solution found after a limit)
+                            // is not its answer; proofs found before the interrupt stand.
+                            row = Row {
+                                status: Status::Limit,
+                                moves: None,
+                                optimal: false,
+                                score: None,
+                                solution: String::new(),
+                                detail: Limit::Interrupted(ctl.states()).to_string(),
+                                ..row
+                            };
+                        }
                         monitor.finished(index, row);
                     }
                 })
@@ -82,7 +102,17 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
         }
         drop(done);
     });
-    monitor.into_rows()
+    monitor.into_rows(tasks)
+}
+
+/// Whether a row is an answer that no limit could have changed: an optimal solution, a proof
+/// that there is none, or a level that could not be read.
+fn proven(row: &Row) -> bool {
+    match row.status {
+        Status::Solved => row.optimal,
+        Status::Unsolvable | Status::Error => true,
+        Status::Limit => false,
+    }
 }
 
 /// A level being solved.
@@ -246,13 +276,24 @@ impl Monitor {
         *last = (now, finished);
     }
 
-    fn into_rows(self) -> Vec<Row> {
+    /// The rows in task order; a level never started (the run was interrupted) gets a `limit`
+    /// row saying so.
+    fn into_rows(self, tasks: &[Box<dyn LevelTask>]) -> Vec<Row> {
         self.overall.finish_and_clear();
         self.rows
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .into_iter()
-            .map(|r| r.expect("every level finished"))
+            .zip(tasks)
+            .map(|(row, task)| {
+                row.unwrap_or_else(|| {
+                    Row::limit(
+                        task.game().as_str(),
+                        task.name(),
+                        "interrupted before it started".into(),
+                    )
+                })
+            })
             .collect()
     }
 }

@@ -115,6 +115,14 @@ impl Row {
         }
     }
 
+    /// A row for a level that a limit ended before any search (e.g. an interrupted run).
+    pub fn limit(game: &str, level: &str, detail: String) -> Row {
+        Row {
+            status: Status::Limit,
+            ..Row::error(game, level, detail)
+        }
+    }
+
     fn fields(&self) -> [String; 12] {
         let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
         [

@@ -36,7 +36,7 @@ use space::{IceSpace, KeyLayout};
 
 use crate::engine::astar::astar;
 use crate::engine::beam;
-use crate::engine::control::Limits;
+use crate::engine::control::{self, Limits};
 use crate::engine::{SearchControl, SearchOutcome, Space};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
 
@@ -161,6 +161,10 @@ fn answer<P: Space>(
     match outcome {
         SearchOutcome::Found(path) => solved(&path, true, String::new()),
         SearchOutcome::Exhausted => Answer::Unsolvable,
+        SearchOutcome::Stopped(limit) if control::interrupted() => Answer::Limit(format!(
+            "{limit}; no solution has fewer than {} pushes",
+            ctl.depth()
+        )),
         SearchOutcome::Stopped(limit) => {
             let lower = ctl.depth();
             // The user's budget, or the default; at most as long again as the timeout.
