@@ -66,14 +66,16 @@ fn beam_search<P: Space>(
             return SearchOutcome::Exhausted;
         }
         let chunk = chunk_size(layer.len());
-        let expand =
-            |chunk: &[u32]| scratch.with(|s| successors_of(space, &visited, chunk, &hasher, s));
+        // Expansions are counted as they happen, so that progress moves within a wide layer.
+        let expand = |chunk: &[u32]| {
+            ctl.add(0, chunk.len() as u64);
+            scratch.with(|s| successors_of(space, &visited, chunk, &hasher, s))
+        };
         let mut ranked: Vec<Ranked<P::State>> = if layer.len() <= chunk {
             expand(&layer)
         } else {
             layer.par_chunks(chunk).flat_map_iter(expand).collect()
         };
-        ctl.add(0, layer.len() as u64);
         ranked.par_sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
         // Equal states rank alike, so they are neighbours now.
         ranked.dedup_by(|a, b| a.3 == b.3);

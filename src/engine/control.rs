@@ -5,7 +5,7 @@
 //! limit has been reached; the harness reads the same atomics to draw progress bars.
 
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -64,10 +64,7 @@ impl fmt::Display for Limit {
 pub struct SearchControl {
     limits: Limits,
     started: Instant,
-    states: AtomicU64,
-    expanded: AtomicU64,
-    bytes: AtomicU64,
-    peak_bytes: AtomicU64,
+    counters: Arc<Counters>,
     imminent_bytes: AtomicU64,
     depth: AtomicU64,
     stopped: AtomicBool,
@@ -76,15 +73,36 @@ pub struct SearchControl {
     requested: Mutex<Option<Limit>>,
 }
 
+/// What a level's searches count, shared by a control and its [children](SearchControl::child).
+#[derive(Debug, Default)]
+struct Counters {
+    states: AtomicU64,
+    expanded: AtomicU64,
+    bytes: AtomicU64,
+    peak_bytes: AtomicU64,
+}
+
 impl SearchControl {
     pub fn new(limits: Limits) -> Self {
+        Self::with_counters(limits, Arc::default())
+    }
+
+    /// A control with limits of its own that counts into this one's states, expansions and
+    /// memory: for a search that follows another of the same level once that one has ended
+    /// and freed its memory (a solution looked for after the optimal search stopped at a
+    /// limit), so that the level's progress, states and peak memory include it while it runs.
+    /// The child's limits are checked against those shared counts (its memory from zero), its
+    /// time from its own creation.
+    pub fn child(&self, limits: Limits) -> Self {
+        self.counters.bytes.store(0, Ordering::Relaxed);
+        Self::with_counters(limits, Arc::clone(&self.counters))
+    }
+
+    fn with_counters(limits: Limits, counters: Arc<Counters>) -> Self {
         SearchControl {
             limits,
             started: Instant::now(),
-            states: AtomicU64::new(0),
-            expanded: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-            peak_bytes: AtomicU64::new(0),
+            counters,
             imminent_bytes: AtomicU64::new(0),
             depth: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
@@ -107,12 +125,12 @@ impl SearchControl {
 
     /// Distinct states stored so far (all searches of this level together).
     pub fn states(&self) -> u64 {
-        self.states.load(Ordering::Relaxed)
+        self.counters.states.load(Ordering::Relaxed)
     }
 
     /// States whose successors were generated so far.
     pub fn expanded(&self) -> u64 {
-        self.expanded.load(Ordering::Relaxed)
+        self.counters.expanded.load(Ordering::Relaxed)
     }
 
     /// The deepest layer (or f-bound) the search has reached.
@@ -122,24 +140,24 @@ impl SearchControl {
 
     /// Peak estimated bytes of search memory.
     pub fn peak_bytes(&self) -> u64 {
-        self.peak_bytes.load(Ordering::Relaxed)
+        self.counters.peak_bytes.load(Ordering::Relaxed)
     }
 
     /// Adds a batch of newly stored and expanded states.
     #[inline]
     pub fn add(&self, new_states: u64, new_expanded: u64) {
         if new_states != 0 {
-            self.states.fetch_add(new_states, Ordering::Relaxed);
+            self.counters.states.fetch_add(new_states, Ordering::Relaxed);
         }
         if new_expanded != 0 {
-            self.expanded.fetch_add(new_expanded, Ordering::Relaxed);
+            self.counters.expanded.fetch_add(new_expanded, Ordering::Relaxed);
         }
     }
 
     /// Records the current memory estimate of the searches in progress.
     pub fn set_bytes(&self, bytes: u64) {
-        self.bytes.store(bytes, Ordering::Relaxed);
-        self.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+        self.counters.bytes.store(bytes, Ordering::Relaxed);
+        self.counters.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
     }
 
     /// Records what the search is about to allocate in one step (hash tables about to double),
@@ -159,7 +177,7 @@ impl SearchControl {
 
     /// Current estimated bytes of search memory.
     pub fn bytes(&self) -> u64 {
-        self.bytes.load(Ordering::Relaxed)
+        self.counters.bytes.load(Ordering::Relaxed)
     }
 
     /// Asks the search to stop at its next check, reporting `limit`.
@@ -201,7 +219,7 @@ impl SearchControl {
         } else {
             self.limits
                 .max_bytes
-                .filter(|&b| self.bytes.load(Ordering::Relaxed) >= b)
+                .filter(|&b| self.counters.bytes.load(Ordering::Relaxed) >= b)
                 .map(Limit::Memory)
         };
         match limit {

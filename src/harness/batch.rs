@@ -6,6 +6,7 @@
 //! starts no new level; every level still gets its row (`limit`, "interrupted ..."), so the
 //! results file stays complete.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -41,6 +42,8 @@ pub struct BatchOptions {
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 /// How often the monitor wakes.
 const TICK: Duration = Duration::from_millis(200);
+/// The states/s of a progress line are those of about the last this long.
+const RATE_WINDOW: Duration = Duration::from_secs(2);
 /// How long after a memory stop the budget waits before stopping another search (the
 /// allocator returns freed memory to the OS within a fraction of a second).
 const MEMORY_SETTLES: Duration = Duration::from_secs(2);
@@ -122,8 +125,8 @@ struct Running {
     ctl: Arc<SearchControl>,
     started: Instant,
     bar: Option<ProgressBar>,
-    /// States at the previous tick, for the rate.
-    last: (Instant, u64),
+    /// Recent (time, states, expanded) samples, oldest first, for the rates.
+    samples: VecDeque<(Instant, u64, u64)>,
 }
 
 struct Monitor {
@@ -179,7 +182,7 @@ impl Monitor {
             ctl: Arc::clone(ctl),
             started: now,
             bar: None,
-            last: (now, 0),
+            samples: VecDeque::from([(now, 0, 0)]),
         });
     }
 
@@ -219,16 +222,23 @@ impl Monitor {
                 );
                 bar
             });
-            let states = r.ctl.states();
-            let dt = (now - r.last.0).as_secs_f64().max(1e-3);
-            let rate = (states.saturating_sub(r.last.1)) as f64 / dt;
-            r.last = (now, states);
+            let (states, expanded) = (r.ctl.states(), r.ctl.expanded());
+            // Rates over the last RATE_WINDOW, not one tick: a search stores a layer's states
+            // in steps (a beam at the end of each layer).
+            while r.samples.len() > 1 && now - r.samples[1].0 >= RATE_WINDOW {
+                r.samples.pop_front();
+            }
+            let (then, states_then, expanded_then) = r.samples[0];
+            r.samples.push_back((now, states, expanded));
+            let dt = (now - then).as_secs_f64().max(1e-3);
+            let rate = |n: u64, then: u64| human(n.saturating_sub(then) as f64 / dt);
             bar.set_message(format!(
-                "{}: depth {}, {} states, {}/s, {} MiB, {:.0} s",
+                "{}: depth {}, {} states, {}/s, {} expanded/s, {} MiB, {:.0} s",
                 r.name,
                 r.ctl.depth(),
                 human(states as f64),
-                human(rate),
+                rate(states, states_then),
+                rate(expanded, expanded_then),
                 r.ctl.bytes() >> 20,
                 (now - r.started).as_secs_f64()
             ));

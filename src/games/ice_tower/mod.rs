@@ -171,14 +171,13 @@ fn answer<P: Space>(
             let limits = ctl.limits();
             let budget = limits.anytime.unwrap_or(ANYTIME_BUDGET);
             let budget = limits.timeout.map_or(budget, |t| t.min(budget));
-            let anytime_ctl = SearchControl::new(Limits {
+            // Counted into the level's states (and progress) as it runs.
+            let anytime_ctl = ctl.child(Limits {
                 timeout: Some(budget),
                 max_bytes: Some(ANYTIME_MEMORY),
                 ..Limits::default()
             });
             let found = beam::anytime(space, ANYTIME_FIRST_WIDTH, lower, budget, &anytime_ctl);
-            let stats = anytime_ctl.stats();
-            ctl.add(stats.states, stats.expanded);
             match found {
                 // Proven shortest: by a beam that dropped nothing, or by the lower bound.
                 Some((path, true)) => solved(&path, true, String::new()),
