@@ -114,7 +114,7 @@ struct SolveArgs {
     /// Levels solved at a time (default: one per thread); 1 times each level alone.
     #[arg(long)]
     parallel_levels: Option<usize>,
-    /// Level files and directories.
+    /// Level files and directories (`-`: one file's levels from standard input).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
 }
@@ -127,7 +127,7 @@ struct CheckArgs {
     /// The level of a multi-level file.
     #[arg(long)]
     level: Option<String>,
-    /// The level file.
+    /// The level file (`-`: standard input).
     level_path: PathBuf,
     /// The solution in the game's notation (`-`: read it from standard input).
     solution: String,
@@ -184,7 +184,12 @@ fn solve(args: SolveArgs) -> ExitCode {
     }
     let started = Instant::now();
     let files = match discover::discover(&args.paths, args.game) {
-        Ok(files) => files,
+        Ok(found) => {
+            for warning in &found.warnings {
+                eprintln!("frontier: warning: {warning}");
+            }
+            found.files
+        }
         Err(e) => return usage_error(e),
     };
     let tasks = match harness::load_tasks(&files) {
@@ -248,7 +253,9 @@ fn solve(args: SolveArgs) -> ExitCode {
 
 /// `results/<name>.csv`, named after the first path (a file's stem, a directory's name).
 fn default_out(first: &Path) -> PathBuf {
-    let named = if first.is_dir() {
+    let named = if first.as_os_str() == discover::STDIN {
+        Some("stdin".into())
+    } else if first.is_dir() {
         std::fs::canonicalize(first)
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -259,6 +266,9 @@ fn default_out(first: &Path) -> PathBuf {
 }
 
 fn check(args: CheckArgs) -> ExitCode {
+    if args.solution == "-" && args.level_path.as_os_str() == discover::STDIN {
+        return usage_error("the level and the solution cannot both come from standard input");
+    }
     let solution = if args.solution == "-" {
         let mut text = String::new();
         if let Err(e) = std::io::stdin().read_to_string(&mut text) {
@@ -269,8 +279,11 @@ fn check(args: CheckArgs) -> ExitCode {
         args.solution
     };
     let file = match discover::discover(std::slice::from_ref(&args.level_path), args.game) {
-        Ok(mut files) => files.remove(0),
+        Ok(found) => found.files.into_iter().next(),
         Err(e) => return usage_error(e),
+    };
+    let Some(file) = file else {
+        return usage_error(format!("{}: no level file", args.level_path.display()));
     };
     let tasks = match harness::load_tasks(std::slice::from_ref(&file)) {
         Ok(tasks) => tasks,

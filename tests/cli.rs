@@ -239,6 +239,7 @@ fn an_interrupt_stops_the_searches_and_writes_every_row() {
         ])
         .args(["--out", str(&out), str(&fifteen)])
         .arg(common::own("sliding-blocks/klotski.txt"))
+        .stderr(std::process::Stdio::null())
         .spawn()
         .expect("the binary runs");
     std::thread::sleep(std::time::Duration::from_millis(1500));
@@ -270,5 +271,62 @@ fn an_interrupt_stops_the_searches_and_writes_every_row() {
             && rows[2].ends_with(",interrupted before it started"),
         "{}",
         rows[2]
+    );
+}
+
+#[test]
+fn a_symlink_loop_is_walked_once_and_each_level_gets_one_row() {
+    let dir = scratch("loop").join("sliding-blocks");
+    fs::create_dir_all(&dir).unwrap();
+    for name in ["donut.txt", "stairs.txt"] {
+        fs::copy(
+            common::own(&format!("sliding-blocks/{name}")),
+            dir.join(name),
+        )
+        .unwrap();
+    }
+    std::os::unix::fs::symlink("..", dir.join("loop")).unwrap();
+    std::os::unix::fs::symlink("donut.txt", dir.join("z-donut-again.txt")).unwrap();
+    let run = frontier(&["solve", "--quiet", "--out", "-", str(dir.parent().unwrap())]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let csv = text(&run.stdout);
+    let levels: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(levels, ["donut", "stairs"], "{csv}");
+    let stderr = text(&run.stderr);
+    assert_eq!(stderr.matches("a link back to").count(), 1, "{stderr}");
+}
+
+#[test]
+fn levels_come_from_standard_input_with_a_dash() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args([
+            "solve",
+            "--quiet",
+            "--game",
+            "sliding-blocks",
+            "--out",
+            "-",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let level = fs::read(common::own("sliding-blocks/donut.txt")).unwrap();
+    child.stdin.take().unwrap().write_all(&level).unwrap();
+    let run = child.wait_with_output().unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let csv = text(&run.stdout);
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("sliding-blocks,stdin,solved,24,yes,"),
+        "{csv}"
     );
 }

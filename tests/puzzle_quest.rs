@@ -235,7 +235,9 @@ fn a_directory_walk_reads_the_boards_and_skips_the_solutions_table() {
     if common::official_corpora_missing() {
         return;
     }
-    let files = discover(&[common::shared("corpora/puzzle-quest")], None).expect("found");
+    let files = discover(&[common::shared("corpora/puzzle-quest")], None)
+        .expect("found")
+        .files;
     let names: Vec<&str> = files
         .iter()
         .map(|f| f.path.file_name().and_then(|n| n.to_str()).unwrap_or(""))

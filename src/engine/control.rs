@@ -5,8 +5,8 @@
 //! limit has been reached; the harness reads the same atomics to draw progress bars.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Per-level limits. `None` means unlimited.
@@ -147,10 +147,14 @@ impl SearchControl {
     #[inline]
     pub fn add(&self, new_states: u64, new_expanded: u64) {
         if new_states != 0 {
-            self.counters.states.fetch_add(new_states, Ordering::Relaxed);
+            self.counters
+                .states
+                .fetch_add(new_states, Ordering::Relaxed);
         }
         if new_expanded != 0 {
-            self.counters.expanded.fetch_add(new_expanded, Ordering::Relaxed);
+            self.counters
+                .expanded
+                .fetch_add(new_expanded, Ordering::Relaxed);
         }
     }
 

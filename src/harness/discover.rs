@@ -3,8 +3,12 @@
 //! file's content).
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
 
 use super::registry::{self, GameEntry};
 use crate::games::GameId;
@@ -17,17 +21,45 @@ pub struct LevelFile {
     pub text: Result<String, String>,
 }
 
+/// What [`discover`] found.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub files: Vec<LevelFile>,
+    /// What was passed over and why (symbolic-link loops), for the user.
+    pub warnings: Vec<String>,
+}
+
+/// The path that stands for standard input (ripgrep's convention).
+pub const STDIN: &str = "-";
+
 /// Every level file under `paths`, in command-line order, directories walked recursively in
-/// natural name order (`1-2` before `1-10`). Files named explicitly are always read; files met
-/// in a walk are skipped when hidden, Markdown, not of a level extension of their game, or a
-/// companion file (answers, indexes) of the game.
-pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Vec<LevelFile>, String> {
-    let mut found = Vec::new();
+/// natural name order (`1-2` before `1-10`), symbolic links followed. Files named explicitly
+/// are always read; files met in a walk are skipped when hidden, Markdown, not of a level
+/// extension of their game, or a companion file (answers, indexes) of the game. A file reached
+/// twice (through links, or named twice) is read once; a link back to a folder being walked is
+/// not followed, with a warning. `-` reads one file's levels from standard input.
+pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Discovered, String> {
+    let mut found = Discovered::default();
+    let mut seen = HashSet::new();
     for path in paths {
+        if path.as_os_str() == STDIN {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| format!("standard input: {e}"))?;
+            let path = PathBuf::from("stdin");
+            let game = decide_game(&path, &text, forced)?;
+            found.files.push(LevelFile {
+                path,
+                game,
+                text: Ok(text),
+            });
+            continue;
+        }
         let meta = fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if meta.is_dir() {
-            walk(path, forced, &mut found)?;
-        } else {
+            walk(path, forced, &mut seen, &mut found)?;
+        } else if seen.insert(identity(path)) {
             let text = read_text(path);
             let game = match &text {
                 Ok(text) => decide_game(path, text, forced)?,
@@ -35,7 +67,7 @@ pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Vec<LevelFi
                     .or_else(|| game_from_directory(path))
                     .ok_or_else(|| e.clone())?,
             };
-            found.push(LevelFile {
+            found.files.push(LevelFile {
                 path: path.clone(),
                 game,
                 text,
@@ -45,40 +77,64 @@ pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Vec<LevelFi
     Ok(found)
 }
 
-fn walk(dir: &Path, forced: Option<GameId>, found: &mut Vec<LevelFile>) -> Result<(), String> {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
-    for path in entries {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with('.') {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, forced, found)?;
-            continue;
-        }
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+/// What makes two paths the same file: the canonical path (links resolved).
+fn identity(path: &Path) -> PathBuf {
+    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn walk(
+    dir: &Path,
+    forced: Option<GameId>,
+    seen: &mut HashSet<PathBuf>,
+    found: &mut Discovered,
+) -> Result<(), String> {
+    let entries = WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by(|a, b| {
+            natural_cmp(
+                &a.file_name().to_string_lossy(),
+                &b.file_name().to_string_lossy(),
+            )
+        })
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => match (e.loop_ancestor(), e.path()) {
+                (Some(ancestor), Some(path)) => {
+                    found.warnings.push(format!(
+                        "{}: a link back to {}, not followed",
+                        path.display(),
+                        ancestor.display()
+                    ));
+                    continue;
+                }
+                _ => return Err(e.to_string()),
+            },
+        };
+        let path = entry.path();
+        if entry.file_type().is_dir()
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+            || !seen.insert(identity(path))
         {
             continue;
         }
         // A file the game cannot hold by its extension is skipped before it is read; one that
         // cannot be read becomes an error row when its game is known without its text.
-        let known = forced.or_else(|| game_from_directory(&path));
+        let known = forced.or_else(|| game_from_directory(path));
         if let Some(game) = known
-            && !(registry::game(game)?.is_level_path)(&path)
+            && !(registry::game(game)?.is_level_path)(path)
         {
             continue;
         }
-        let text = match (read_text(&path), known) {
+        let text = match (read_text(path), known) {
             (Ok(text), _) => text,
             (Err(e), Some(game)) => {
-                found.push(LevelFile {
-                    path,
+                found.files.push(LevelFile {
+                    path: path.to_path_buf(),
                     game,
                     text: Err(e),
                 });
@@ -86,11 +142,11 @@ fn walk(dir: &Path, forced: Option<GameId>, found: &mut Vec<LevelFile>) -> Resul
             }
             (Err(e), None) => return Err(e),
         };
-        let game = decide_game(&path, &text, forced)?;
+        let game = decide_game(path, &text, forced)?;
         let entry = registry::game(game)?;
-        if (entry.is_level_path)(&path) && (entry.holds_levels)(&text) {
-            found.push(LevelFile {
-                path,
+        if (entry.is_level_path)(path) && (entry.holds_levels)(&text) {
+            found.files.push(LevelFile {
+                path: path.to_path_buf(),
                 game,
                 text: Ok(text),
             });

@@ -124,7 +124,7 @@ pub fn solve_paths(
     game: Option<GameId>,
     limits: crate::engine::control::Limits,
 ) -> Result<Vec<Row>, String> {
-    let files = discover::discover(paths, game)?;
+    let files = discover::discover(paths, game)?.files;
     let tasks = load_tasks(&files)?;
     let options = batch::BatchOptions {
         limits,
