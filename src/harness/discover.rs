@@ -37,7 +37,8 @@ pub const STDIN: &str = "-";
 /// are always read; files met in a walk are skipped when hidden, Markdown, not of a level
 /// extension of their game, or a companion file (answers, indexes) of the game. A file reached
 /// twice (through links, or named twice) is read once; a link back to a folder being walked is
-/// not followed, with a warning. `-` reads one file's levels from standard input.
+/// not followed, with a warning. `-` reads one file's levels from standard input (the game
+/// forced).
 pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Discovered, String> {
     let mut found = Discovered::default();
     let mut seen = HashSet::new();
@@ -47,10 +48,9 @@ pub fn discover(paths: &[PathBuf], forced: Option<GameId>) -> Result<Discovered,
             std::io::stdin()
                 .read_to_string(&mut text)
                 .map_err(|e| format!("standard input: {e}"))?;
-            let path = PathBuf::from("stdin");
-            let game = decide_game(&path, &text, forced)?;
+            let game = forced.ok_or("levels from standard input (`-`) need --game <ID>")?;
             found.files.push(LevelFile {
-                path,
+                path: PathBuf::from("stdin"),
                 game,
                 text: Ok(text),
             });
