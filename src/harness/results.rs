@@ -1,11 +1,14 @@
-//! The results CSV (spec `cli.md`): one [`Row`] per level, written and read per RFC 4180, and
-//! always written whole (temporary file, then rename).
+//! The results CSV (spec `cli.md`): one [`Row`] per level, written and read per RFC 4180 by the
+//! `csv` crate through the row's serde derive, and always written whole (temporary file, then
+//! rename).
 
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The columns, in order.
 pub const HEADER: [&str; 12] = [
@@ -24,7 +27,8 @@ pub const HEADER: [&str; 12] = [
 ];
 
 /// How a level ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     Solved,
     Unsolvable,
@@ -69,18 +73,21 @@ impl FromStr for Status {
     }
 }
 
-/// One level's result.
-#[derive(Clone, Debug, PartialEq)]
+/// One level's result: a record of the CSV, its fields in the order of [`HEADER`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub game: String,
     pub level: String,
     pub status: Status,
     pub moves: Option<u64>,
+    #[serde(with = "yes_no")]
     pub optimal: bool,
     pub score: Option<u64>,
     pub states: u64,
     pub expanded: u64,
+    #[serde(serialize_with = "three_decimals")]
     pub millis: f64,
+    #[serde(serialize_with = "one_decimal")]
     pub bytes_per_state: f64,
     pub solution: String,
     /// Why, for `error` and `limit` rows; for a `solved` row that is not optimal, which limit
@@ -122,81 +129,52 @@ impl Row {
             ..Row::error(game, level, detail)
         }
     }
+}
 
-    fn fields(&self) -> [String; 12] {
-        let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
-        [
-            self.game.clone(),
-            self.level.clone(),
-            self.status.to_string(),
-            opt(self.moves),
-            if self.optimal { "yes" } else { "no" }.to_string(),
-            opt(self.score),
-            self.states.to_string(),
-            self.expanded.to_string(),
-            format!("{:.3}", self.millis),
-            format!("{:.1}", self.bytes_per_state),
-            self.solution.clone(),
-            self.detail.clone(),
-        ]
+/// `optimal` as the spec writes it.
+mod yes_no {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(value: &bool, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(if *value { "yes" } else { "no" })
     }
 
-    fn from_fields(f: &[String]) -> Result<Row, String> {
-        let int = |i: usize| -> Result<u64, String> {
-            f[i].parse()
-                .map_err(|_| format!("column `{}`: `{}` is not a whole number", HEADER[i], f[i]))
-        };
-        let opt = |i: usize| {
-            if f[i].is_empty() {
-                Ok(None)
-            } else {
-                int(i).map(Some)
-            }
-        };
-        let float = |i: usize| -> Result<f64, String> {
-            f[i].parse()
-                .map_err(|_| format!("column `{}`: `{}` is not a number", HEADER[i], f[i]))
-        };
-        Ok(Row {
-            game: f[0].clone(),
-            level: f[1].clone(),
-            status: f[2].parse()?,
-            moves: opt(3)?,
-            optimal: match f[4].as_str() {
-                "yes" => true,
-                "no" => false,
-                other => return Err(format!("column `optimal`: `{other}` is not yes or no")),
-            },
-            score: opt(5)?,
-            states: int(6)?,
-            expanded: int(7)?,
-            millis: float(8)?,
-            bytes_per_state: float(9)?,
-            solution: f[10].clone(),
-            detail: f[11].clone(),
-        })
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        match <&str>::deserialize(d)? {
+            "yes" => Ok(true),
+            "no" => Ok(false),
+            other => Err(serde::de::Error::custom(format!(
+                "column `optimal`: `{other}` is not yes or no"
+            ))),
+        }
     }
 }
 
-/// Quotes a field when it holds a comma, a quote or a line break (RFC 4180).
-fn quote(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_string()
-    }
+/// Milliseconds to the microsecond: finer is noise.
+fn three_decimals<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{value:.3}"))
+}
+
+/// Bytes per state to a tenth of a byte.
+fn one_decimal<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{value:.1}"))
 }
 
 /// The whole CSV text for `rows`.
 pub fn to_csv(rows: &[Row]) -> String {
-    let mut out = HEADER.join(",");
-    out.push('\n');
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    // Written by hand so that an empty file still has its header.
+    writer.write_record(HEADER).expect("writing to memory");
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(writer.into_inner().expect("writing to memory"));
     for row in rows {
-        let fields: Vec<String> = row.fields().iter().map(|f| quote(f)).collect();
-        out.push_str(&fields.join(","));
-        out.push('\n');
+        writer.serialize(row).expect("a row serialises to CSV");
     }
-    out
+    String::from_utf8(writer.into_inner().expect("writing to memory")).expect("rows are UTF-8")
 }
 
 /// Writes `text` to `path` through a temporary file beside it and a rename, so a reader sees
@@ -231,76 +209,68 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     result
 }
 
-/// Splits CSV text into records of fields (RFC 4180: quoted fields may hold commas, quotes and
-/// line breaks).
-fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
-    let mut records = Vec::new();
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let (mut line, mut record_line) = (1, 1);
-    let mut chars = text.chars().peekable();
-    let mut in_quotes = false;
-    while let Some(c) = chars.next() {
-        match (in_quotes, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => in_quotes = false,
-            (true, c) => {
-                if c == '\n' {
-                    line += 1;
-                }
-                field.push(c);
-            }
-            (false, '"') if field.is_empty() => in_quotes = true,
-            (false, ',') => fields.push(std::mem::take(&mut field)),
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n') => {
-                fields.push(std::mem::take(&mut field));
-                records.push((record_line, std::mem::take(&mut fields)));
-                line += 1;
-                record_line = line;
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if in_quotes {
-        return Err(format!("line {record_line}: unterminated quoted field"));
-    }
-    if !field.is_empty() || !fields.is_empty() {
-        fields.push(field);
-        records.push((record_line, fields));
-    }
-    Ok(records)
-}
-
-/// Reads a results CSV written by frontier (extra columns at the end are ignored).
+/// Reads a results CSV written by frontier, by column name (extra columns, e.g. of later
+/// versions, are ignored). Errors name the line.
 pub fn parse_csv(text: &str) -> Result<Vec<Row>, String> {
-    let records = records(text)?;
-    let Some((_, header)) = records.first() else {
-        return Err("empty file: expected the results header".into());
-    };
-    if header.len() < HEADER.len() || header[..HEADER.len()] != HEADER {
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .map_err(|e| format!("line 1: {e}"))?
+        .clone();
+    if header.len() < HEADER.len() || header.iter().take(HEADER.len()).ne(HEADER) {
         return Err(format!(
             "line 1: expected the header `{}`",
             HEADER.join(",")
         ));
     }
-    records[1..]
-        .iter()
-        .filter(|(_, f)| !(f.len() == 1 && f[0].is_empty()))
-        .map(|(line, f)| {
-            if f.len() < HEADER.len() {
-                return Err(format!(
-                    "line {line}: expected {} fields, found {}",
-                    HEADER.len(),
-                    f.len()
-                ));
-            }
-            Row::from_fields(f).map_err(|e| format!("line {line}: {e}"))
-        })
-        .collect()
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| error_at_line(&e))?;
+        // A blank line (a file hand-edited with a trailing empty line) is not a row.
+        if record.len() == 1 && record[0].is_empty() {
+            continue;
+        }
+        let line = record.position().map_or(0, |p| p.line());
+        if record.len() < HEADER.len() {
+            return Err(format!(
+                "line {line}: expected {} fields, found {}",
+                HEADER.len(),
+                record.len()
+            ));
+        }
+        rows.push(
+            record
+                .deserialize(Some(&header))
+                .map_err(|e| format!("line {line}: {}", what_went_wrong(&e)))?,
+        );
+    }
+    Ok(rows)
+}
+
+/// A reader's error as "line N: what".
+fn error_at_line(e: &csv::Error) -> String {
+    match e.position() {
+        Some(p) => format!("line {}: {}", p.line(), what_went_wrong(e)),
+        None => what_went_wrong(e),
+    }
+}
+
+/// The part of a csv error that says what was wrong (its position is given apart).
+fn what_went_wrong(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+            Some(i) => format!(
+                "column `{}`: {}",
+                HEADER.get(i as usize).unwrap_or(&"?"),
+                err.kind()
+            ),
+            None => err.kind().to_string(),
+        },
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("expected {expected_len} fields, found {len}"),
+        _ => e.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -330,11 +300,22 @@ mod tests {
             row("plain", "1-↘ 1/2-↗"),
             row("a,b", "3,6,R 3,12,D"),
             row("say \"hi\"", "line\nbreak"),
+            row("🧊 tower, \"north\"", "↗ 2\r\n3,1,D"),
         ];
         let text = to_csv(&rows);
         assert!(text.contains("\"3,6,R 3,12,D\""));
         assert!(text.contains("\"say \"\"hi\"\"\""));
         assert_eq!(parse_csv(&text).unwrap(), rows);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_column() {
+        let mut text = to_csv(&[row("a", "1"), row("b", "2")]);
+        text = text.replace(",b,solved,2,yes,", ",b,solved,2,maybe,");
+        let e = parse_csv(&text).unwrap_err();
+        assert!(e.starts_with("line 3: column `optimal`"), "{e}");
+        let e = parse_csv(&(to_csv(&[]) + "golf-peaks,x,solved\n")).unwrap_err();
+        assert!(e.starts_with("line 2: ") && e.contains("fields"), "{e}");
     }
 
     #[test]
