@@ -93,6 +93,9 @@ struct SolveArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Solve only the levels whose name contains this, or matches it as a glob (`*`, `?`, `[`).
+    #[arg(long, value_name = "PATTERN")]
+    level: Option<String>,
     /// Per level: stop with status `limit` once this many states are stored (checked between
     /// search layers, so the count where it stops is the same on every run).
     #[arg(long)]
@@ -192,10 +195,22 @@ fn solve(args: SolveArgs) -> ExitCode {
         }
         Err(e) => return usage_error(e),
     };
-    let tasks = match harness::load_tasks(&files) {
+    let mut tasks = match harness::load_tasks(&files) {
         Ok(tasks) => tasks,
         Err(e) => return usage_error(e),
     };
+    if let Some(pattern) = &args.level {
+        let selected = match harness::LevelPattern::new(pattern) {
+            Ok(selected) => selected,
+            Err(e) => return usage_error(e),
+        };
+        tasks.retain(|t| selected.matches(t.name()));
+        if tasks.is_empty() {
+            return usage_error(format!(
+                "--level {pattern}: no level of these paths matches"
+            ));
+        }
+    }
     let out = match args.out.as_deref() {
         Some("-") => None,
         Some(path) => Some(PathBuf::from(path)),

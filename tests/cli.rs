@@ -330,3 +330,40 @@ fn levels_come_from_standard_input_with_a_dash() {
         "{csv}"
     );
 }
+
+#[test]
+fn level_selects_levels_by_substring_or_glob() {
+    let names = |pattern: &str| {
+        let dir = common::own("sliding-blocks");
+        let run = frontier(&[
+            "solve",
+            "--quiet",
+            "--out",
+            "-",
+            "--level",
+            pattern,
+            str(&dir),
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        text(&run.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names("lotsk"), ["klotski"]);
+    assert_eq!(names("[dk]*"), ["disconnected", "donut", "klotski"]);
+    let none = frontier(&[
+        "solve",
+        "--quiet",
+        "--level",
+        "zzz",
+        str(&common::own("sliding-blocks")),
+    ]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(
+        text(&none.stderr).contains("no level"),
+        "{}",
+        text(&none.stderr)
+    );
+}

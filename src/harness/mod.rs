@@ -47,6 +47,33 @@ pub fn load_tasks(files: &[LevelFile]) -> Result<Vec<Box<dyn LevelTask>>, String
     Ok(tasks)
 }
 
+/// Which levels of a run to solve (`solve --level`): a pattern with `*`, `?` or `[` is a glob
+/// over the whole level name (`1-*`), any other a substring of it (`h4`).
+#[derive(Clone, Debug)]
+pub enum LevelPattern {
+    Glob(glob::Pattern),
+    Substring(String),
+}
+
+impl LevelPattern {
+    pub fn new(pattern: &str) -> Result<LevelPattern, String> {
+        if pattern.contains(['*', '?', '[']) {
+            glob::Pattern::new(pattern)
+                .map(LevelPattern::Glob)
+                .map_err(|e| format!("--level {pattern}: {e}"))
+        } else {
+            Ok(LevelPattern::Substring(pattern.to_string()))
+        }
+    }
+
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            LevelPattern::Glob(glob) => glob.matches(name),
+            LevelPattern::Substring(part) => name.contains(part.as_str()),
+        }
+    }
+}
+
 /// The stem of a path, lossily as UTF-8.
 pub fn file_stem(path: &Path) -> String {
     path.file_stem()
