@@ -6,12 +6,17 @@
 #
 #   scripts/baselines.sh                # write into results/baselines/
 #   OUT=/tmp/new scripts/baselines.sh   # write elsewhere (e.g. to compare against the baselines)
+#   REPEAT=5 scripts/baselines.sh       # runs per level (default 3)
 #
-# Levels are solved one at a time (each with every core), so each row's time is its own.
+# Levels are solved one at a time (each with every core), so each row's time is its own, and
+# REPEAT times each: the CSV gives the median and the range, which `frontier compare` uses so
+# that noise on a shared machine is not called a regression. Each CSV has its provenance
+# beside it (NAME.csv.json).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
 out=${OUT:-results/baselines}
+repeat=${REPEAT:-3}
 mkdir -p "$out"
 cargo build --release --quiet || exit 2
 bin=target/release/frontier
@@ -20,7 +25,7 @@ run() {
     local name=$1
     shift
     echo "== $name"
-    "$bin" solve --quiet --parallel-levels 1 --out "$out/$name.csv" "$@"
+    "$bin" solve --quiet --parallel-levels 1 --repeat "$repeat" --out "$out/$name.csv" "$@"
     local rc=$?
     # Exit status 1 means some level ended `limit` or `error`; the CSV is still complete.
     [ $rc -le 1 ] || status=$rc

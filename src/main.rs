@@ -12,6 +12,7 @@ use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
+use frontier::harness::provenance::{self, Provenance, Settings};
 use frontier::harness::report::{self, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover};
@@ -65,6 +66,9 @@ struct CompareArgs {
     /// Levels whose baseline time is under this many milliseconds are timed in aggregate.
     #[arg(long, default_value_t = 10.0)]
     small_millis: f64,
+    /// Compare times even when the two runs' settings or machines differ.
+    #[arg(long)]
+    force_times: bool,
     baseline: PathBuf,
     new: PathBuf,
 }
@@ -93,6 +97,9 @@ struct SolveArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Solve each level this many times: the CSV gives the median time and the range.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    repeat: u16,
     /// Solve only the levels whose name contains this, or matches it as a glob (`*`, `?`, `[`).
     #[arg(long, value_name = "PATTERN")]
     level: Option<String>,
@@ -230,7 +237,33 @@ fn solve(args: SolveArgs) -> ExitCode {
         quiet: args.quiet,
         parallel_levels: args.parallel_levels,
         checkpoint: out.clone(),
+        repeat: args.repeat.into(),
     };
+    if let Some(path) = &out {
+        let threads = rayon::current_num_threads();
+        let provenance = Provenance::now(Settings {
+            threads,
+            parallel_levels: options
+                .parallel_levels
+                .unwrap_or(threads)
+                .clamp(1, tasks.len().max(1)),
+            repeat: options.repeat,
+            max_states: options.limits.max_states,
+            timeout_s: args.timeout,
+            max_memory_mib: options.memory_budget.map(|b| b >> 20),
+            anytime_s: args.anytime,
+        });
+        // Written first, so that a checkpointed file has its provenance too. Not beside a
+        // device or pipe (`--out /dev/null`).
+        let regular = std::fs::metadata(path).map(|m| m.is_file()).unwrap_or(true);
+        if regular && let Err(e) = provenance.write_beside(path) {
+            eprintln!(
+                "frontier: cannot write the provenance of {}: {e}",
+                path.display()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     stop_cleanly_on_interrupt();
     let rows = batch::solve_all(&tasks, &options);
     let csv = results::to_csv(&rows);
@@ -354,6 +387,7 @@ fn tolerance(time_ratio: f64, small_millis: f64) -> Result<Tolerance, String> {
     Ok(Tolerance {
         time_ratio,
         small_millis,
+        times: true,
     })
 }
 
@@ -366,6 +400,42 @@ fn compare(args: CompareArgs) -> ExitCode {
         (Ok(b), Ok(n)) => (b, n),
         (Err(e), _) | (_, Err(e)) => return usage_error(e),
     };
+    let mut tolerance = tolerance;
+    match (
+        Provenance::read_beside(&args.baseline),
+        Provenance::read_beside(&args.new),
+    ) {
+        (Err(e), _) | (_, Err(e)) => return usage_error(e),
+        (Ok(Some(b)), Ok(Some(n))) => {
+            println!("baseline: {}", b.summary());
+            println!("new:      {}", n.summary());
+            let differences = b.timing_differences(&n);
+            if !differences.is_empty() {
+                if args.force_times {
+                    println!(
+                        "times compared although the runs differ (--force-times): {}",
+                        differences.join("; ")
+                    );
+                } else {
+                    println!(
+                        "times not compared: the runs differ in {} (--force-times compares them anyway)",
+                        differences.join("; ")
+                    );
+                    tolerance.times = false;
+                }
+            }
+        }
+        (b, n) => {
+            for (side, path, found) in [("baseline", &args.baseline, b), ("new", &args.new, n)] {
+                if !matches!(found, Ok(Some(_))) {
+                    println!(
+                        "{side}: no provenance ({} not found): times compared as if the settings matched",
+                        provenance::sidecar(path).display()
+                    );
+                }
+            }
+        }
+    }
     let result = compare::compare(&base, &new, tolerance);
     print!(
         "{}",

@@ -367,3 +367,42 @@ fn level_selects_levels_by_substring_or_glob() {
         text(&none.stderr)
     );
 }
+
+#[test]
+fn compare_prints_both_settings_and_does_not_time_runs_made_differently() {
+    use frontier::harness::results::{parse_csv, to_csv};
+    let dir = scratch("provenance");
+    let (base, new) = (dir.join("base.csv"), dir.join("new.csv"));
+    let corpus = common::own("sliding-blocks");
+    for (out, levels) in [(&base, "1"), (&new, "2")] {
+        let run = frontier(&[
+            "solve",
+            "--quiet",
+            "--parallel-levels",
+            levels,
+            "--out",
+            str(out),
+            str(&corpus),
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let sidecar = fs::read_to_string(format!("{}.json", str(out))).unwrap();
+        assert!(sidecar.contains("\"parallel_levels\""), "{sidecar}");
+    }
+    // Every level of the new run ten times slower.
+    let mut rows = parse_csv(&fs::read_to_string(&new).unwrap()).unwrap();
+    for row in &mut rows {
+        row.millis = row.millis * 10.0 + 50.0;
+    }
+    fs::write(&new, to_csv(&rows)).unwrap();
+    let run = frontier(&["compare", str(&base), str(&new)]);
+    let out = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(out.starts_with("baseline: frontier "), "{out}");
+    assert!(out.contains("\nnew:      frontier "), "{out}");
+    assert!(
+        out.contains("times not compared: the runs differ in levels at a time 1 vs 2"),
+        "{out}"
+    );
+    let forced = frontier(&["compare", "--force-times", str(&base), str(&new)]);
+    assert_eq!(forced.status.code(), Some(1), "{}", text(&forced.stdout));
+}

@@ -36,6 +36,8 @@ pub struct BatchOptions {
     pub parallel_levels: Option<usize>,
     /// Where to checkpoint the rows finished so far during long runs.
     pub checkpoint: Option<PathBuf>,
+    /// Runs of each level (0 counts as 1): the row gives the median time and the range.
+    pub repeat: usize,
 }
 
 /// A level shows its own progress line once it has run this long.
@@ -76,9 +78,7 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
                     while !control::interrupted() {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(task) = tasks.get(index) else { break };
-                        let ctl = Arc::new(SearchControl::new(options.limits));
-                        monitor.started(index, task.as_ref(), &ctl);
-                        let mut row = task.solve(&ctl);
+                        let (mut row, ctl) = solve_timed(task.as_ref(), index, monitor, options);
                         let says_interrupted =
                             row.status == Status::Limit && row.detail.starts_with("interrupted");
                         if control::interrupted() && !proven(&row) && !says_interrupted {
@@ -106,6 +106,42 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
         drop(done);
     });
     monitor.into_rows(tasks)
+}
+
+/// Solves one level `options.repeat` times (once when a limit stopped it): the row of its first
+/// run, with the median time and the range of all runs (the answer and the counts are the same
+/// every time). Returns the control of the last run.
+fn solve_timed(
+    task: &dyn LevelTask,
+    index: usize,
+    monitor: &Monitor,
+    options: &BatchOptions,
+) -> (Row, Arc<SearchControl>) {
+    let run = || {
+        let ctl = Arc::new(SearchControl::new(options.limits));
+        monitor.started(index, task, &ctl);
+        (task.solve(&ctl), ctl)
+    };
+    let (mut row, mut ctl) = run();
+    let mut times = vec![row.millis];
+    // A level stopped by a limit is not repeated: its time measures the limit.
+    while times.len() < options.repeat && !row.hit_limit() && !control::interrupted() {
+        let (again, again_ctl) = run();
+        times.push(again.millis);
+        ctl = again_ctl;
+    }
+    if times.len() > 1 {
+        times.sort_by(f64::total_cmp);
+        let middle = times.len() / 2;
+        row.millis = if times.len() % 2 == 1 {
+            times[middle]
+        } else {
+            (times[middle - 1] + times[middle]) / 2.0
+        };
+        row.millis_min = times.first().copied();
+        row.millis_max = times.last().copied();
+    }
+    (row, ctl)
 }
 
 /// Whether a row is an answer that no limit could have changed: an optimal solution, a proof
@@ -174,9 +210,16 @@ impl Monitor {
         }
     }
 
+    /// A level's run begins (again, when it is repeated: its line then follows the new run).
     fn started(&self, index: usize, task: &dyn LevelTask, ctl: &Arc<SearchControl>) {
         let now = Instant::now();
-        lock(&self.running).push(Running {
+        let mut running = lock(&self.running);
+        if let Some(previous) = running.iter_mut().find(|r| r.index == index) {
+            previous.ctl = Arc::clone(ctl);
+            previous.samples = VecDeque::from([(now, 0, 0)]);
+            return;
+        }
+        running.push(Running {
             index,
             name: format!("{} {}", task.game(), task.name()),
             ctl: Arc::clone(ctl),

@@ -6,7 +6,10 @@
 //! tolerance. Levels whose baseline time is under `small_millis` are too short to time one by
 //! one: they are compared in aggregate (sum against sum). Fewer states and faster times are
 //! reported as improvements. A level that ended `limit` in both files is compared by its answer
-//! only. The text report puts a short summary first, details after.
+//! only. Levels solved several times (`solve --repeat`) are slower only when their ranges of
+//! times do not overlap; runs made with other settings or on other machines (their
+//! [provenance](super::provenance)) are not timed against each other at all. The text report
+//! puts a short summary first, details after.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -20,6 +23,8 @@ pub struct Tolerance {
     pub time_ratio: f64,
     /// Levels whose baseline time is under this are compared in aggregate only.
     pub small_millis: f64,
+    /// Whether times are compared at all (not when the two runs' settings or machines differ).
+    pub times: bool,
 }
 
 impl Default for Tolerance {
@@ -27,6 +32,7 @@ impl Default for Tolerance {
         Tolerance {
             time_ratio: 1.25,
             small_millis: 10.0,
+            times: true,
         }
     }
 }
@@ -144,7 +150,7 @@ impl Comparison {
             ratio(self.new_millis, self.base_millis)
         );
         let (n, base, new) = self.small;
-        if n > 0 {
+        if n > 0 && tolerance.times {
             let _ = writeln!(
                 out,
                 "  {n} levels under {} ms timed together: {base:.1} ms -> {new:.1} ms (x{:.2}, tolerance x{})",
@@ -283,16 +289,22 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
                 ),
             });
         }
+        if !tolerance.times {
+            continue;
+        }
         if b.millis < tolerance.small_millis {
             c.small.0 += 1;
             c.small.1 += b.millis;
             c.small.2 += n.millis;
             continue;
         }
+        // Medians beyond the tolerance, and (for levels run several times) ranges apart: a
+        // level whose runs overlap the baseline's is not called slower or faster.
         let r = ratio(n.millis, b.millis);
-        let kind = if r > tolerance.time_ratio {
+        let ((b_min, b_max), (n_min, n_max)) = (b.millis_range(), n.millis_range());
+        let kind = if r > tolerance.time_ratio && n_min > b_max {
             Some(Kind::Slower)
-        } else if r < 1.0 / tolerance.time_ratio {
+        } else if r < 1.0 / tolerance.time_ratio && n_max < b_min {
             Some(Kind::Faster)
         } else {
             None
@@ -307,7 +319,10 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
     }
     // The small levels together are timed like one level (if even their sum is short, not at all).
     let (n, base_small, new_small) = c.small;
-    if base_small >= tolerance.small_millis && ratio(new_small, base_small) > tolerance.time_ratio {
+    if tolerance.times
+        && base_small >= tolerance.small_millis
+        && ratio(new_small, base_small) > tolerance.time_ratio
+    {
         c.findings.push(Finding {
             subject: format!("{n} small levels"),
             kind: Kind::Slower,
@@ -345,6 +360,8 @@ mod tests {
             bytes_per_state: 30.0,
             solution: String::new(),
             detail: String::new(),
+            millis_min: None,
+            millis_max: None,
         }
     }
 
@@ -397,6 +414,51 @@ mod tests {
             text.contains("[slower] sliding-blocks medium: time 40.0 ms -> 80.0 ms (x2.00)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn repeated_runs_whose_times_overlap_are_not_slower() {
+        let ranged = |rows: Vec<Row>, spread: f64| -> Vec<Row> {
+            rows.into_iter()
+                .map(|r| Row {
+                    millis_min: Some(r.millis * (1.0 - spread)),
+                    millis_max: Some(r.millis * (1.0 + spread)),
+                    ..r
+                })
+                .collect()
+        };
+        // Medians x1.3 apart, ranges of ±20% overlapping: noise.
+        let mut new = baseline();
+        new[1].millis = 52.0;
+        let c = compare(
+            &ranged(baseline(), 0.2),
+            &ranged(new, 0.2),
+            Tolerance::default(),
+        );
+        assert!(!c.regressed(), "{:?}", c.findings);
+        // A real x1.5, ranges of ±10%: apart, so slower.
+        let mut new = baseline();
+        new[1].millis = 60.0;
+        let c = compare(
+            &ranged(baseline(), 0.1),
+            &ranged(new, 0.1),
+            Tolerance::default(),
+        );
+        assert_eq!(kinds(&c), [Kind::Slower]);
+    }
+
+    #[test]
+    fn runs_with_other_settings_compare_answers_and_states_but_not_times() {
+        let mut new = baseline();
+        new[1].millis = 400.0;
+        new[0].states += 1;
+        let untimed = Tolerance {
+            times: false,
+            ..Tolerance::default()
+        };
+        let c = compare(&baseline(), &new, untimed);
+        assert_eq!(kinds(&c), [Kind::MoreStates]);
+        assert!(!c.render("a", "b", untimed).contains("timed together"));
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
 //! - [`batch`]: solving levels in parallel with progress bars, a memory guard and checkpoints.
 //! - [`results`]: the results CSV, written atomically, and read back.
+//! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
 //! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
 
 pub mod batch;
 pub mod compare;
 pub mod discover;
+pub mod provenance;
 pub mod registry;
 pub mod report;
 pub mod results;
@@ -109,6 +111,11 @@ impl LevelTask for Unreadable {
 /// A default for the memory all searches may use together: 70% of the machine's (or the
 /// control group's) memory, when it can be read.
 pub fn default_memory_budget() -> Option<u64> {
+    total_memory().map(|total| total / 10 * 7)
+}
+
+/// The machine's (or the control group's) memory in bytes, when it can be read.
+pub fn total_memory() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let total_kib: u64 = meminfo
         .lines()
@@ -125,7 +132,7 @@ pub fn default_memory_budget() -> Option<u64> {
     {
         total = total.min(cgroup);
     }
-    Some(total / 10 * 7)
+    Some(total)
 }
 
 /// The bytes of memory the process holds (its resident set), when the OS says (Linux's

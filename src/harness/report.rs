@@ -402,6 +402,8 @@ mod tests {
             bytes_per_state: 20.0,
             solution: "a:R".into(),
             detail: String::new(),
+            millis_min: None,
+            millis_max: None,
         }
     }
 

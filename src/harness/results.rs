@@ -10,8 +10,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The columns, in order.
-pub const HEADER: [&str; 12] = [
+/// The columns, in order: the spec's twelve, then the fastest and slowest of a level's runs
+/// (`solve --repeat`; `millis` is then their median).
+pub const HEADER: [&str; 14] = [
     "game",
     "level",
     "status",
@@ -24,7 +25,12 @@ pub const HEADER: [&str; 12] = [
     "bytes_per_state",
     "solution",
     "detail",
+    "millis_min",
+    "millis_max",
 ];
+
+/// The columns every results file has (spec `cli.md`).
+const SPEC_COLUMNS: usize = 12;
 
 /// How a level ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -93,6 +99,12 @@ pub struct Row {
     /// Why, for `error` and `limit` rows; for a `solved` row that is not optimal, which limit
     /// stopped the optimal search and the bounds it proved (empty when no limit was hit).
     pub detail: String,
+    /// The fastest and slowest of the level's runs when it was solved more than once (absent in
+    /// files written before `--repeat`: read as `millis`).
+    #[serde(default, serialize_with = "three_decimals_or_empty")]
+    pub millis_min: Option<f64>,
+    #[serde(default, serialize_with = "three_decimals_or_empty")]
+    pub millis_max: Option<f64>,
 }
 
 impl Row {
@@ -102,6 +114,15 @@ impl Row {
     pub fn hit_limit(&self) -> bool {
         self.status == Status::Limit
             || (self.status == Status::Solved && !self.optimal && !self.detail.is_empty())
+    }
+
+    /// The range of the level's run times: one run's time, or the fastest and slowest of
+    /// several.
+    pub fn millis_range(&self) -> (f64, f64) {
+        (
+            self.millis_min.unwrap_or(self.millis),
+            self.millis_max.unwrap_or(self.millis),
+        )
     }
 
     /// A row for a level that ended before any search (an `error` row).
@@ -119,6 +140,8 @@ impl Row {
             bytes_per_state: 0.0,
             solution: String::new(),
             detail,
+            millis_min: None,
+            millis_max: None,
         }
     }
 
@@ -153,6 +176,13 @@ mod yes_no {
 /// Milliseconds to the microsecond: finer is noise.
 fn three_decimals<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{value:.3}"))
+}
+
+fn three_decimals_or_empty<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => three_decimals(v, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// Bytes per state to a tenth of a byte.
@@ -217,10 +247,16 @@ pub fn parse_csv(text: &str) -> Result<Vec<Row>, String> {
         .headers()
         .map_err(|e| format!("line 1: {e}"))?
         .clone();
-    if header.len() < HEADER.len() || header.iter().take(HEADER.len()).ne(HEADER) {
+    // The spec's twelve columns must lead; later ones may be missing (older files).
+    if header.len() < SPEC_COLUMNS
+        || header
+            .iter()
+            .take(SPEC_COLUMNS)
+            .ne(HEADER[..SPEC_COLUMNS].iter().copied())
+    {
         return Err(format!(
             "line 1: expected the header `{}`",
-            HEADER.join(",")
+            HEADER[..SPEC_COLUMNS].join(",")
         ));
     }
     let mut rows = Vec::new();
@@ -231,10 +267,10 @@ pub fn parse_csv(text: &str) -> Result<Vec<Row>, String> {
             continue;
         }
         let line = record.position().map_or(0, |p| p.line());
-        if record.len() < HEADER.len() {
+        if record.len() < SPEC_COLUMNS {
             return Err(format!(
                 "line {line}: expected {} fields, found {}",
-                HEADER.len(),
+                header.len(),
                 record.len()
             ));
         }
@@ -291,6 +327,8 @@ mod tests {
             bytes_per_state: 17.5,
             solution: solution.into(),
             detail: String::new(),
+            millis_min: None,
+            millis_max: None,
         }
     }
 
