@@ -13,7 +13,7 @@ use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::provenance::{self, Provenance, Settings};
-use frontier::harness::report::{self, Named};
+use frontier::harness::report::{self, Compared, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover};
 
@@ -81,7 +81,10 @@ struct ReportArgs {
     /// The tolerance of the before/after comparison.
     #[arg(long, default_value_t = 1.25)]
     time_tolerance: f64,
-    /// Results CSVs; with two, the first is "before" and the second "after".
+    /// Compare each file with the file of the same name in this folder (e.g. results/baselines).
+    #[arg(long, value_name = "DIR")]
+    baseline: Option<PathBuf>,
+    /// Results CSVs; without --baseline, two files are "before" and "after".
     #[arg(required = true)]
     csvs: Vec<PathBuf>,
 }
@@ -391,6 +394,57 @@ fn tolerance(time_ratio: f64, small_millis: f64) -> Result<Tolerance, String> {
     })
 }
 
+/// Reads both files' provenance: the lines that say how each run was made and whether their
+/// times are comparable, and the tolerance with times off when the runs' settings or machines
+/// differ (unless `force_times`). A file without provenance (written before it existed) is
+/// timed as if the settings matched.
+fn settings_check(
+    baseline: &Path,
+    new: &Path,
+    mut tolerance: Tolerance,
+    force_times: bool,
+) -> Result<(Tolerance, Vec<String>), String> {
+    let mut lines = Vec::new();
+    match (
+        Provenance::read_beside(baseline)?,
+        Provenance::read_beside(new)?,
+    ) {
+        (Some(b), Some(n)) => {
+            lines.push(format!("baseline: {}", b.summary()));
+            lines.push(format!("new:      {}", n.summary()));
+            let differences = b.timing_differences(&n);
+            if differences.is_empty() {
+                lines.push("times compared: same settings and machine".into());
+            } else if force_times {
+                lines.push(format!(
+                    "times compared although the runs differ (--force-times): {}",
+                    differences.join("; ")
+                ));
+            } else {
+                lines.push(format!(
+                    "times not compared: the runs differ in {} (--force-times compares them anyway)",
+                    differences.join("; ")
+                ));
+                tolerance.times = false;
+            }
+        }
+        (b, n) => {
+            for (side, path, found) in [
+                ("baseline", baseline, b.is_some()),
+                ("new", new, n.is_some()),
+            ] {
+                if !found {
+                    lines.push(format!(
+                        "{side}: no provenance ({} not found): times compared as if the settings matched",
+                        provenance::sidecar(path).display()
+                    ));
+                }
+            }
+        }
+    }
+    Ok((tolerance, lines))
+}
+
 fn compare(args: CompareArgs) -> ExitCode {
     let tolerance = match tolerance(args.time_tolerance, args.small_millis) {
         Ok(t) => t,
@@ -400,42 +454,15 @@ fn compare(args: CompareArgs) -> ExitCode {
         (Ok(b), Ok(n)) => (b, n),
         (Err(e), _) | (_, Err(e)) => return usage_error(e),
     };
-    let mut tolerance = tolerance;
-    match (
-        Provenance::read_beside(&args.baseline),
-        Provenance::read_beside(&args.new),
-    ) {
-        (Err(e), _) | (_, Err(e)) => return usage_error(e),
-        (Ok(Some(b)), Ok(Some(n))) => {
-            println!("baseline: {}", b.summary());
-            println!("new:      {}", n.summary());
-            let differences = b.timing_differences(&n);
-            if !differences.is_empty() {
-                if args.force_times {
-                    println!(
-                        "times compared although the runs differ (--force-times): {}",
-                        differences.join("; ")
-                    );
-                } else {
-                    println!(
-                        "times not compared: the runs differ in {} (--force-times compares them anyway)",
-                        differences.join("; ")
-                    );
-                    tolerance.times = false;
-                }
+    let tolerance = match settings_check(&args.baseline, &args.new, tolerance, args.force_times) {
+        Ok((tolerance, lines)) => {
+            for line in lines {
+                println!("{line}");
             }
+            tolerance
         }
-        (b, n) => {
-            for (side, path, found) in [("baseline", &args.baseline, b), ("new", &args.new, n)] {
-                if !matches!(found, Ok(Some(_))) {
-                    println!(
-                        "{side}: no provenance ({} not found): times compared as if the settings matched",
-                        provenance::sidecar(path).display()
-                    );
-                }
-            }
-        }
-    }
+        Err(e) => return usage_error(e),
+    };
     let result = compare::compare(&base, &new, tolerance);
     print!(
         "{}",
@@ -457,18 +484,49 @@ fn report(args: ReportArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(e),
     };
-    let mut files = Vec::new();
-    for path in &args.csvs {
-        match read_results(path) {
-            Ok(rows) => files.push((path.display().to_string(), rows)),
+    // Each file with its baseline, if any: the same name in --baseline DIR, or, for two files
+    // without it, the first for the second.
+    let pairs: Vec<(Option<PathBuf>, &PathBuf)> = match (&args.baseline, args.csvs.as_slice()) {
+        (Some(dir), csvs) => csvs
+            .iter()
+            .map(|csv| {
+                let base = csv.file_name().map(|name| dir.join(name));
+                (base.filter(|b| b.is_file()), csv)
+            })
+            .collect(),
+        (None, [before, after]) => vec![(Some(before.clone()), after)],
+        (None, csvs) => csvs.iter().map(|csv| (None, csv)).collect(),
+    };
+    let mut loaded = Vec::new();
+    for (base, csv) in &pairs {
+        let rows = match read_results(csv) {
+            Ok(rows) => rows,
             Err(e) => return usage_error(e),
-        }
+        };
+        let baseline = match base {
+            None => None,
+            Some(base) => {
+                let checked = settings_check(base, csv, tolerance, false);
+                match (read_results(base), checked) {
+                    (Ok(rows), Ok((tolerance, _))) => {
+                        Some((base.display().to_string(), rows, tolerance))
+                    }
+                    (Err(e), _) | (_, Err(e)) => return usage_error(e),
+                }
+            }
+        };
+        loaded.push((csv.display().to_string(), rows, baseline));
     }
-    let named: Vec<Named> = files
+    let files: Vec<Compared> = loaded
         .iter()
-        .map(|(name, rows)| Named { name, rows })
+        .map(|(name, rows, baseline)| Compared {
+            file: Named { name, rows },
+            baseline: baseline
+                .as_ref()
+                .map(|(name, rows, tolerance)| (Named { name, rows }, *tolerance)),
+        })
         .collect();
-    let page = report::html(&named, tolerance);
+    let page = report::html(&files);
     if let Err(e) = results::write_atomically(&args.out, &page) {
         eprintln!("frontier: cannot write {}: {e}", args.out.display());
         return ExitCode::FAILURE;

@@ -140,14 +140,19 @@ impl Comparison {
         }
         let _ = writeln!(
             out,
-            "  levels: {} matched; states {} -> {} ({:+}); time {:.1} ms -> {:.1} ms (x{:.2})",
+            "  levels: {} matched; states {} -> {} ({:+}); time {:.1} ms -> {:.1} ms (x{:.2}{})",
             self.matched,
             self.base_states,
             self.new_states,
             self.new_states as i128 - self.base_states as i128,
             self.base_millis,
             self.new_millis,
-            ratio(self.new_millis, self.base_millis)
+            ratio(self.new_millis, self.base_millis),
+            if tolerance.times {
+                ""
+            } else {
+                ", not compared"
+            }
         );
         let (n, base, new) = self.small;
         if n > 0 && tolerance.times {

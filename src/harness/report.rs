@@ -1,6 +1,9 @@
 //! `frontier report`: one self-contained HTML page (inline CSS and SVG, no script, nothing
-//! fetched) with charts of results CSVs: per game, states explored, time and states per second
-//! for every level; and, given exactly two CSVs, the before/after comparison.
+//! fetched) with charts of results CSVs. On top, one summary table across all files (per file
+//! and game: levels, solved / optimal / unsolvable / limit / error, states, time, the slowest
+//! levels, and the verdict against the file's baseline); then each file's before/after
+//! comparison with its baseline (`--baseline DIR`, or the first of exactly two files); then,
+//! per file and game, states explored, time and states per second for every level.
 
 use std::fmt::Write;
 
@@ -13,8 +16,15 @@ pub struct Named<'a> {
     pub rows: &'a [Row],
 }
 
+/// A results file and, when it has one, the baseline it is compared with (and how: times are
+/// not compared between runs made differently).
+pub struct Compared<'a> {
+    pub file: Named<'a>,
+    pub baseline: Option<(Named<'a>, Tolerance)>,
+}
+
 /// The whole page.
-pub fn html(files: &[Named], tolerance: Tolerance) -> String {
+pub fn html(files: &[Compared]) -> String {
     let mut out = String::new();
     out.push_str(concat!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
@@ -27,14 +37,88 @@ pub fn html(files: &[Named], tolerance: Tolerance) -> String {
         ".bad{color:#b00}.good{color:#070}pre{background:#f8f8f8;padding:8px;overflow-x:auto}",
         "</style></head><body>\n<h1>frontier report</h1>\n"
     ));
-    if let [before, after] = files {
-        comparison(&mut out, before, after, tolerance);
+    summary(&mut out, files);
+    for compared in files {
+        if let Some((baseline, tolerance)) = &compared.baseline {
+            comparison(&mut out, baseline, &compared.file, *tolerance);
+        }
     }
-    for file in files {
-        overview(&mut out, file);
+    for compared in files {
+        overview(&mut out, &compared.file);
     }
     out.push_str("</body></html>\n");
     out
+}
+
+/// Levels named in a summary row's "slowest" cell.
+const SLOWEST: usize = 3;
+
+/// The table a reader looks at first: every file's games in one place.
+fn summary(out: &mut String, files: &[Compared]) {
+    out.push_str("<h2>Summary</h2>\n<table><tr><th>file</th><th>game</th><th>levels</th><th>solved</th><th>optimal</th><th>unsolvable</th><th>limit</th><th>error</th><th>states</th><th>time (ms)</th><th>slowest levels</th><th>against the baseline</th></tr>\n");
+    for Compared { file, baseline } in files {
+        for (game, rows) in by_game(file.rows) {
+            let count = |keep: fn(&Row) -> bool| rows.iter().filter(|r| keep(r)).count();
+            let mut slowest = rows.clone();
+            slowest.sort_by(|a, b| b.millis.total_cmp(&a.millis));
+            let slowest: Vec<String> = slowest
+                .iter()
+                .take(SLOWEST)
+                .map(|r| format!("{} ({:.0} ms)", escape(&r.level), r.millis))
+                .collect();
+            let verdict = match baseline {
+                None => "<td>no baseline</td>".to_string(),
+                Some((base, _)) if !base.rows.iter().any(|r| r.game == game) => {
+                    "<td>not in the baseline</td>".to_string()
+                }
+                Some((base, tolerance)) => {
+                    let base_rows: Vec<Row> = base
+                        .rows
+                        .iter()
+                        .filter(|r| r.game == game)
+                        .cloned()
+                        .collect();
+                    let new_rows: Vec<Row> = rows.iter().map(|&r| r.clone()).collect();
+                    let c = compare::compare(&base_rows, &new_rows, *tolerance);
+                    let regressions = c.findings.iter().filter(|f| f.kind.is_regression()).count();
+                    let times = if tolerance.times {
+                        ""
+                    } else {
+                        "; times not compared"
+                    };
+                    if c.regressed() {
+                        format!("<td class=\"bad\">REGRESSED: {regressions} findings{times}</td>")
+                    } else {
+                        format!(
+                            "<td class=\"good\">OK: states {:+}, time x{:.2}{times}</td>",
+                            c.new_states as i128 - c.base_states as i128,
+                            if c.base_millis > 0.0 {
+                                c.new_millis / c.base_millis
+                            } else {
+                                1.0
+                            }
+                        )
+                    }
+                }
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td>{verdict}</tr>",
+                escape(file.name),
+                escape(game),
+                rows.len(),
+                count(|r| r.status == Status::Solved),
+                count(|r| r.status == Status::Solved && r.optimal),
+                count(|r| r.status == Status::Unsolvable),
+                count(|r| r.status == Status::Limit),
+                count(|r| r.status == Status::Error),
+                rows.iter().map(|r| r.states).sum::<u64>(),
+                rows.iter().map(|r| r.millis).sum::<f64>(),
+                slowest.join(", "),
+            );
+        }
+    }
+    out.push_str("</table>\n");
 }
 
 /// The games of a file, in order of first appearance, with their rows.
@@ -413,13 +497,13 @@ mod tests {
             row("golf-peaks", "1-1", 100, 0.5),
             row("sliding-blocks", "<script>", 5_000_000, 900.0),
         ];
-        let page = html(
-            &[Named {
+        let page = html(&[Compared {
+            file: Named {
                 name: "a.csv",
                 rows: &rows,
-            }],
-            Tolerance::default(),
-        );
+            },
+            baseline: None,
+        }]);
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(
             !page.contains("<script"),
@@ -433,24 +517,29 @@ mod tests {
     }
 
     #[test]
-    fn two_files_add_the_comparison() {
+    fn a_baseline_adds_the_comparison_and_the_summary_verdict() {
         let before = vec![row("golf-peaks", "1-1", 100, 50.0)];
-        let after = vec![row("golf-peaks", "1-1", 100, 150.0)];
-        let page = html(
-            &[
-                Named {
-                    name: "before.csv",
-                    rows: &before,
-                },
-                Named {
-                    name: "after.csv",
-                    rows: &after,
-                },
-            ],
-            Tolerance::default(),
-        );
+        let after = vec![
+            row("golf-peaks", "1-1", 100, 150.0),
+            row("bender4", "maze", 7, 2.0),
+        ];
+        let named = |name, rows| Named { name, rows };
+        let page = html(&[Compared {
+            file: named("after.csv", &after),
+            baseline: Some((named("before.csv", &before), Tolerance::default())),
+        }]);
         assert!(page.contains("REGRESSED: before.csv -&gt; after.csv"));
-        assert!(page.contains("class=\"bad\""));
+        // The summary comes first, one row per game, each with its verdict.
+        let summary = &page[page.find("<h2>Summary").unwrap()..page.find("<pre").unwrap()];
+        assert!(
+            summary.contains("<td class=\"bad\">REGRESSED: 1 findings</td>"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("<td>not in the baseline</td>"),
+            "{summary}"
+        );
+        assert!(summary.contains("1-1 (150 ms)"), "{summary}");
         assert_eq!(page.matches("<svg").count(), 2 + 3 + 3);
     }
 
