@@ -11,6 +11,9 @@
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
+use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
+
 /// A set of board cells (bit indices below `64 * N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bits<const N: usize>(pub [u64; N]);
@@ -274,9 +277,10 @@ impl<const N: usize> FireSet for Bits<N> {
     }
 }
 
-/// A packed search state: `K` words holding bit fields (see `space::KeyLayout`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Key<const K: usize>(pub [u64; K]);
+/// A packed search state: `K` words holding bit fields (see `space::KeyLayout`). Serialisable
+/// for the distributed backend, which sends states between workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Key<const K: usize>(#[serde(with = "BigArray")] pub [u64; K]);
 
 impl<const K: usize> Key<K> {
     pub const ZERO: Self = Key([0; K]);

@@ -14,6 +14,8 @@
 
 use std::hash::{Hash, Hasher};
 
+use serde::{Deserialize, Serialize};
+
 use super::rules::{Grid, SIDE, Tile};
 
 /// Every byte (column) with the same bits.
@@ -48,8 +50,9 @@ pub const fn cell(bit: u32) -> (usize, usize) {
     (SIDE - 1 - bit % SIDE, bit / SIDE)
 }
 
-/// A board packed into four bit planes (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// A board packed into four bit planes (see the module doc). Serialisable for the distributed
+/// backend, which sends states between workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Board {
     planes: [u64; 4],
 }

@@ -9,6 +9,9 @@
 
 use std::hash::{Hash, Hasher};
 
+use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
+
 /// A set of grid cells in a fixed number of bits, with whole-set shifts.
 pub trait Bits: Copy + Eq + Send + Sync + 'static {
     /// How many cells fit.
@@ -197,9 +200,10 @@ impl Field {
     }
 }
 
-/// A packed state: `N` words of fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Key<const N: usize>(pub [u64; N]);
+/// A packed state: `N` words of fields. Serialisable for the distributed backend, which sends
+/// states between workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Key<const N: usize>(#[serde(with = "BigArray")] pub [u64; N]);
 
 impl<const N: usize> Key<N> {
     pub const ZERO: Self = Key([0; N]);
