@@ -3,11 +3,19 @@
 //! A [`SearchControl`] is created per level by the harness. Searches report their progress into
 //! its atomics in batches (never per state, to keep cache lines quiet) and learn there whether a
 //! limit has been reached; the harness reads the same atomics to draw progress bars.
+//!
+//! A control also names the backend its level's searches run on: this process's threads (the
+//! engine), or a [`Cluster`] of timely workers (`solve --distributed`). The engine never reads
+//! it; [`crate::search`] does, so that a game calls one entry point whatever the backend.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::distributed::Cluster;
 
 /// Per-level limits. `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,8 +31,9 @@ pub struct Limits {
     pub anytime: Option<Duration>,
 }
 
-/// Why a search stopped before finishing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a search stopped before finishing. Serialisable: the workers of a distributed search
+/// agree on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Limit {
     States(u64),
     Time(Duration),
@@ -71,6 +80,8 @@ pub struct SearchControl {
     /// The limit that stopped the search: requested from outside (the harness's memory
     /// guard) or the first one `check` found.
     requested: Mutex<Option<Limit>>,
+    /// The timely workers that run this level's searches; `None`: this process's threads.
+    cluster: Option<Arc<Cluster>>,
 }
 
 /// What a level's searches count, shared by a control and its [children](SearchControl::child).
@@ -107,7 +118,26 @@ impl SearchControl {
             depth: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
             requested: Mutex::new(None),
+            cluster: None,
         }
+    }
+
+    /// This control with its searches run by `cluster` (`None`: by this process's threads).
+    pub fn on_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
+        self.cluster = cluster;
+        self
+    }
+
+    /// The cluster that runs this level's searches, if it is not this process's threads.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// A control with limits and counters of its own on the same backend as this one: for a
+    /// search a game runs as one step of its own (Bender's routes with pushes), whose counts it
+    /// adds to the level's itself.
+    pub fn sibling(&self, limits: Limits) -> Self {
+        Self::new(limits).on_cluster(self.cluster.clone())
     }
 
     pub fn unlimited() -> Self {
@@ -161,6 +191,13 @@ impl SearchControl {
     /// Records the current memory estimate of the searches in progress.
     pub fn set_bytes(&self, bytes: u64) {
         self.counters.bytes.store(bytes, Ordering::Relaxed);
+        self.counters.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+    }
+
+    /// Raises the peak memory to `bytes` without changing the current figure: a distributed
+    /// search's allocations on all its machines together, which this process's memory budget
+    /// must not be held against.
+    pub fn raise_peak_bytes(&self, bytes: u64) {
         self.counters.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
     }
 

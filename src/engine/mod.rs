@@ -84,4 +84,4 @@ pub trait Space: Sync {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,5 +1,6 @@
 //! Engine tests on a toy space with known figures: the 3x3 sliding-tile puzzle, whose 181,440
-//! reachable positions and 31-move hardest position are classic results.
+//! reachable positions and 31-move hardest position are classic results. The puzzle is also the
+//! fixture of the distributed backend's tests, which compare its counts with the engine's.
 
 use rayon::ThreadPoolBuilder;
 
@@ -11,9 +12,9 @@ use super::control::Limits;
 use super::{Limit, SearchControl, SearchOutcome, Space};
 
 /// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.
-struct EightPuzzle {
-    start: u64,
-    goal: u64,
+pub(crate) struct EightPuzzle {
+    pub(crate) start: u64,
+    pub(crate) goal: u64,
     /// Whether A* may use the Manhattan distance (else it searches blind).
     manhattan: bool,
 }
@@ -26,12 +27,12 @@ fn tile(state: u64, cell: usize) -> u64 {
     state >> (4 * cell) & 0xf
 }
 
-const SOLVED: [u64; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+pub(crate) const SOLVED: [u64; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 /// A hardest position: 31 moves from `SOLVED`.
-const HARDEST: [u64; 9] = [8, 6, 7, 2, 5, 4, 3, 0, 1];
+pub(crate) const HARDEST: [u64; 9] = [8, 6, 7, 2, 5, 4, 3, 0, 1];
 
 impl EightPuzzle {
-    fn new(start: [u64; 9], manhattan: bool) -> Self {
+    pub(crate) fn new(start: [u64; 9], manhattan: bool) -> Self {
         EightPuzzle {
             start: pack(start),
             goal: pack(SOLVED),
@@ -94,7 +95,7 @@ fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// Checks that `path` runs from the start to the goal by single moves and returns its length.
-fn checked_length(space: &EightPuzzle, path: &[u64]) -> usize {
+pub(crate) fn checked_length(space: &EightPuzzle, path: &[u64]) -> usize {
     assert_eq!(path.first(), Some(&space.start));
     assert_eq!(path.last(), Some(&space.goal));
     for pair in path.windows(2) {

@@ -14,10 +14,10 @@ use super::judge::{Judge, MAX_MAIN, Record};
 use super::routes::PlainGraph;
 use super::rules::{Board, CellSet, Effect, direction};
 use super::space::PushSpace;
-use crate::engine::astar::astar;
 use crate::engine::control::Limits;
 use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::Answer;
+use crate::search::astar;
 
 /// How much searching each map gets.
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +181,7 @@ fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute 
         max_bytes: user.max_bytes,
         anytime: user.anytime,
     };
-    let inner = SearchControl::new(limits);
+    let inner = ctl.sibling(limits);
     let outcome = astar(&space, &inner);
     ctl.add(inner.states(), inner.expanded());
     ctl.set_bytes(inner.peak_bytes());

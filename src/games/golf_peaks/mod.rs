@@ -20,9 +20,9 @@ use std::path::Path;
 
 use space::GolfSpace;
 
-use crate::engine::bfs::bfs;
 use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::search::bfs;
 
 pub use level::Level;
 

@@ -34,11 +34,11 @@ use rules::{Dir, Ice};
 use sim_space::SimSpace;
 use space::{IceSpace, KeyLayout};
 
-use crate::engine::astar::astar;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
 use crate::engine::{SearchControl, SearchOutcome, Space};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::search::astar;
 
 pub struct IceTower;
 

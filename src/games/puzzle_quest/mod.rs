@@ -25,9 +25,9 @@ use std::path::Path;
 
 use space::{CaptureSpace, Reductions};
 
-use crate::engine::astar::ordered_astar;
 use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::search::ordered_astar;
 
 pub use level::Level;
 

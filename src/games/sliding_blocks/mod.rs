@@ -17,11 +17,11 @@ use bits::{Bits, Wide};
 use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
-use crate::engine::astar::astar;
 use crate::engine::bfs::count_reachable;
-use crate::engine::bidirectional::bidirectional;
 use crate::engine::{Limit, SearchControl, SearchOutcome};
 use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::search::astar;
+use crate::search::bidirectional;
 
 pub struct SlidingBlocks;
 

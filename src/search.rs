@@ -1,0 +1,60 @@
+//! The searches a game calls. Each runs on the backend its level's [`SearchControl`] names: this
+//! process's threads ([`crate::engine`], the default) or a cluster of timely workers across
+//! threads, processes and hosts ([`crate::distributed`], `solve --distributed`). A game calls
+//! these and never learns which backend answered.
+//!
+//! The distributed backend runs breadth-first search, bidirectional BFS and A*, each with the
+//! local engine's layers and counts. The ordered A* (Puzzle Quest) is a plain A* there: the
+//! same answers (shortest paths), with the `states` of a local plain A*.
+
+use crate::distributed::{self, Portable};
+use crate::engine::{self, SearchControl, SearchOutcome, Space};
+
+/// Breadth-first search: see [`engine::bfs::bfs`].
+pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+where
+    P::State: Portable,
+{
+    match ctl.cluster() {
+        None => engine::bfs::bfs(space, ctl),
+        Some(cluster) => distributed::bfs(cluster, space, ctl),
+    }
+}
+
+/// A*: see [`engine::astar::astar`].
+pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+where
+    P::State: Portable,
+{
+    match ctl.cluster() {
+        None => engine::astar::astar(space, ctl),
+        Some(cluster) => distributed::astar(cluster, space, ctl),
+    }
+}
+
+/// A* with the likeliest last moves first: see [`engine::astar::ordered_astar`]; a plain A* on
+/// a cluster.
+pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+where
+    P::State: Portable,
+{
+    match ctl.cluster() {
+        None => engine::astar::ordered_astar(space, ctl),
+        Some(cluster) => distributed::astar(cluster, space, ctl),
+    }
+}
+
+/// Bidirectional BFS to one goal state: see [`engine::bidirectional::bidirectional`].
+pub fn bidirectional<P: Space>(
+    space: &P,
+    goal: P::State,
+    ctl: &SearchControl,
+) -> SearchOutcome<P::State>
+where
+    P::State: Portable,
+{
+    match ctl.cluster() {
+        None => engine::bidirectional::bidirectional(space, goal, ctl),
+        Some(cluster) => distributed::bidirectional(cluster, space, goal, ctl),
+    }
+}
