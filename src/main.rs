@@ -4,15 +4,18 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
+use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::provenance::{self, Provenance, Settings};
+use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Compared, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover};
@@ -127,6 +130,29 @@ struct SolveArgs {
     /// Levels solved at a time (default: one per thread); 1 times each level alone.
     #[arg(long)]
     parallel_levels: Option<usize>,
+    /// Search on timely dataflow workers: in this process, or with --hostfile across processes
+    /// and hosts. Levels are solved one at a time, each spread over every worker.
+    #[arg(long)]
+    distributed: bool,
+    /// Timely workers in this process (default: --threads, else all cores); every process of a
+    /// cluster needs the same.
+    #[arg(long, requires = "distributed", value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
+    /// The cluster's processes, one `host:port` a line (this process is line --process, from 0).
+    /// Every process is given the same paths and options; process 0 writes the CSV.
+    #[arg(long, value_name = "FILE", requires_all = ["distributed", "process"])]
+    hostfile: Option<PathBuf>,
+    /// This process's index in the hostfile.
+    #[arg(long, value_name = "I", requires = "hostfile")]
+    process: Option<usize>,
+    /// How long a process waits for every other process of the hostfile to connect.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        requires = "hostfile"
+    )]
+    connect_timeout: f64,
     /// Level files and directories (`-`: one file's levels from standard input).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -190,6 +216,15 @@ fn solve(args: SolveArgs) -> ExitCode {
     {
         return usage_error(format!("--threads {threads}: {e}"));
     }
+    if args.distributed && args.parallel_levels.is_some_and(|n| n != 1) {
+        return usage_error("--parallel-levels: a distributed run solves one level at a time");
+    }
+    if !(args.connect_timeout.is_finite() && args.connect_timeout > 0.0) {
+        return usage_error(format!(
+            "--connect-timeout {}: expected a positive number of seconds",
+            args.connect_timeout
+        ));
+    }
     if let Some(t) = args.timeout.filter(|t| !(t.is_finite() && *t > 0.0)) {
         return usage_error(format!(
             "--timeout {t}: expected a positive number of seconds"
@@ -226,6 +261,30 @@ fn solve(args: SolveArgs) -> ExitCode {
         Some(path) => Some(PathBuf::from(path)),
         None => Some(default_out(&args.paths[0])),
     };
+    let hosts = match (&args.hostfile, args.process) {
+        (Some(path), Some(process)) => match hostfile::read(path) {
+            Ok(addresses) if process < addresses.len() => Some(Hosts { addresses, process }),
+            Ok(addresses) => {
+                return usage_error(format!(
+                    "--process {process}: {} lists {} processes (0 to {})",
+                    path.display(),
+                    addresses.len(),
+                    addresses.len() - 1
+                ));
+            }
+            Err(e) => return usage_error(e),
+        },
+        _ => None,
+    };
+    let cluster = match join_cluster(&args, hosts, &tasks) {
+        Ok(cluster) => cluster.map(Arc::new),
+        Err(e) => {
+            eprintln!("frontier: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Of a cluster's processes, the first writes the results and shows progress.
+    let lead = cluster.as_ref().is_none_or(|c| c.process() == 0);
     let options = BatchOptions {
         limits: Limits {
             max_states: args.max_states,
@@ -237,24 +296,24 @@ fn solve(args: SolveArgs) -> ExitCode {
             .max_memory
             .map(|m| m << 20)
             .or_else(harness::default_memory_budget),
-        quiet: args.quiet,
+        quiet: args.quiet || !lead,
         parallel_levels: args.parallel_levels,
-        checkpoint: out.clone(),
+        checkpoint: out.clone().filter(|_| lead),
         repeat: args.repeat.into(),
+        cluster: cluster.clone(),
     };
-    if let Some(path) = &out {
-        let threads = rayon::current_num_threads();
+    if let Some(path) = out.as_ref().filter(|_| lead) {
         let provenance = Provenance::now(Settings {
-            threads,
-            parallel_levels: options
-                .parallel_levels
-                .unwrap_or(threads)
-                .clamp(1, tasks.len().max(1)),
+            threads: rayon::current_num_threads(),
+            parallel_levels: batch::levels_at_a_time(&options, tasks.len()),
             repeat: options.repeat,
             max_states: options.limits.max_states,
             timeout_s: args.timeout,
             max_memory_mib: options.memory_budget.map(|b| b >> 20),
             anytime_s: args.anytime,
+            distributed: cluster
+                .as_ref()
+                .map(|c| format!("{} processes x {} workers", c.processes(), c.workers())),
         });
         // Written first, so that a checkpointed file has its provenance too. Not beside a
         // device or pipe (`--out /dev/null`).
@@ -269,6 +328,16 @@ fn solve(args: SolveArgs) -> ExitCode {
     }
     stop_cleanly_on_interrupt();
     let rows = batch::solve_all(&tasks, &options);
+    // A cluster that broke, or whose processes do not all reach the end together.
+    let failure = cluster
+        .as_ref()
+        .and_then(|c| c.failure().or_else(|| c.finish().err()));
+    if !lead {
+        if let Some(failure) = &failure {
+            eprintln!("frontier: {failure}");
+        }
+        return exit_status(&rows, failure.is_some());
+    }
     let csv = results::to_csv(&rows);
     match &out {
         None => print!("{csv}"),
@@ -278,6 +347,14 @@ fn solve(args: SolveArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
+    }
+    if let Some(failure) = &failure {
+        eprintln!(
+            "frontier: {failure}; the results hold the {} levels finished before",
+            rows.iter()
+                .filter(|r| !r.detail.contains(failure.as_str()))
+                .count()
+        );
     }
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
     if !args.quiet {
@@ -293,13 +370,58 @@ fn solve(args: SolveArgs) -> ExitCode {
                 .unwrap_or_default()
         );
     }
-    if control::interrupted() {
+    exit_status(&rows, failure.is_some())
+}
+
+/// 1 when a cluster broke, else 130 when interrupted, else 0 when every level was decided.
+fn exit_status(rows: &[results::Row], cluster_broke: bool) -> ExitCode {
+    if cluster_broke {
+        ExitCode::FAILURE
+    } else if control::interrupted() {
         ExitCode::from(INTERRUPTED)
     } else if rows.iter().all(|r| r.status.is_decided()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The cluster of a `--distributed` run (`None` without): this process's workers, connected to
+/// the other processes of the hostfile.
+fn join_cluster(
+    args: &SolveArgs,
+    hosts: Option<Hosts>,
+    tasks: &[Box<dyn LevelTask>],
+) -> Result<Option<Cluster>, String> {
+    if !args.distributed {
+        return Ok(None);
+    }
+    let workers = args
+        .workers
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let Some(hosts) = hosts else {
+        return Cluster::local(workers).map(Some);
+    };
+    let timeout = Duration::from_secs_f64(args.connect_timeout);
+    Cluster::connect(&hosts, workers, run_fingerprint(args, tasks), timeout).map(Some)
+}
+
+/// What every process of a cluster must agree on: the build, the levels in order and the
+/// options that shape the searches (not the output, nor the memory budget, which is each
+/// machine's own).
+fn run_fingerprint(args: &SolveArgs, tasks: &[Box<dyn LevelTask>]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same in every process of the same build.
+    let mut hasher = std::hash::DefaultHasher::new();
+    (env!("CARGO_PKG_VERSION"), env!("FRONTIER_COMMIT")).hash(&mut hasher);
+    for task in tasks {
+        (task.game().as_str(), task.name()).hash(&mut hasher);
+    }
+    (args.max_states, args.repeat).hash(&mut hasher);
+    for seconds in [args.timeout, args.anytime] {
+        seconds.map(f64::to_bits).hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// `results/<name>.csv`, named after the first path (a file's stem, a directory's name).

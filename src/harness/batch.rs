@@ -5,6 +5,11 @@
 //! An interrupt ([`control::interrupt`]) stops the running searches at their next check and
 //! starts no new level; every level still gets its row (`limit`, "interrupted ..."), so the
 //! results file stays complete.
+//!
+//! On a cluster (`solve --distributed`) levels are solved one at a time, each search spread over
+//! the cluster's workers. When the cluster breaks (a lost process), the level cut short gets an
+//! `error` row naming the lost process and the levels never started get none: the results hold
+//! the rows finished before, and nothing that was not.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -17,6 +22,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::registry::LevelTask;
 use super::results::{self, Row, Status};
+use crate::distributed::Cluster;
 use crate::engine::control::{self, Limits};
 use crate::engine::{Limit, SearchControl};
 
@@ -38,6 +44,8 @@ pub struct BatchOptions {
     pub checkpoint: Option<PathBuf>,
     /// Runs of each level (0 counts as 1): the row gives the median time and the range.
     pub repeat: usize,
+    /// The cluster that runs every search (levels then one at a time); `None`: this process.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 /// A level shows its own progress line once it has run this long.
@@ -69,10 +77,7 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
         // parallel layers on rayon's pool. Levels are not rayon jobs themselves, so a worker
         // waiting inside one level's layer never picks up a whole other level, which would
         // stall the first level's clock for the second's whole run.
-        let drivers: Vec<_> = (0..options
-            .parallel_levels
-            .unwrap_or(rayon::current_num_threads())
-            .clamp(1, tasks.len().max(1)))
+        let drivers: Vec<_> = (0..levels_at_a_time(options, tasks.len()))
             .map(|_| {
                 scope.spawn(|| {
                     while !control::interrupted() {
@@ -95,6 +100,9 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
                                 ..row
                             };
                         }
+                        if let Some(lost) = options.cluster.as_ref().and_then(|c| c.failure()) {
+                            row = Row::error(&row.game, &row.level, lost);
+                        }
                         monitor.finished(index, row);
                     }
                 })
@@ -105,7 +113,23 @@ pub fn solve_all(tasks: &[Box<dyn LevelTask>], options: &BatchOptions) -> Vec<Ro
         }
         drop(done);
     });
-    monitor.into_rows(tasks)
+    let cluster_broke = options
+        .cluster
+        .as_ref()
+        .is_some_and(|c| c.failure().is_some());
+    monitor.into_rows(tasks, cluster_broke)
+}
+
+/// How many levels are solved at a time: one per worker thread unless told, one on a cluster
+/// (whose searches each take all its workers).
+pub fn levels_at_a_time(options: &BatchOptions, levels: usize) -> usize {
+    if options.cluster.is_some() {
+        return 1;
+    }
+    options
+        .parallel_levels
+        .unwrap_or(rayon::current_num_threads())
+        .clamp(1, levels.max(1))
 }
 
 /// Solves one level `options.repeat` times (once when a limit stopped it): the row of its first
@@ -118,7 +142,7 @@ fn solve_timed(
     options: &BatchOptions,
 ) -> (Row, Arc<SearchControl>) {
     let run = || {
-        let ctl = Arc::new(SearchControl::new(options.limits));
+        let ctl = Arc::new(SearchControl::new(options.limits).on_cluster(options.cluster.clone()));
         monitor.started(index, task, &ctl);
         (task.solve(&ctl), ctl)
     };
@@ -330,22 +354,22 @@ impl Monitor {
     }
 
     /// The rows in task order; a level never started (the run was interrupted) gets a `limit`
-    /// row saying so.
-    fn into_rows(self, tasks: &[Box<dyn LevelTask>]) -> Vec<Row> {
+    /// row saying so, unless the run ended because its cluster broke: then it gets none.
+    fn into_rows(self, tasks: &[Box<dyn LevelTask>], cluster_broke: bool) -> Vec<Row> {
         self.overall.finish_and_clear();
         self.rows
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .into_iter()
             .zip(tasks)
-            .map(|(row, task)| {
-                row.unwrap_or_else(|| {
-                    Row::limit(
-                        task.game().as_str(),
-                        task.name(),
-                        "interrupted before it started".into(),
-                    )
-                })
+            .filter_map(|(row, task)| match row {
+                Some(row) => Some(row),
+                None if cluster_broke => None,
+                None => Some(Row::limit(
+                    task.game().as_str(),
+                    task.name(),
+                    "interrupted before it started".into(),
+                )),
             })
             .collect()
     }

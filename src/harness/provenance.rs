@@ -39,6 +39,9 @@ pub struct Settings {
     pub timeout_s: Option<f64>,
     pub max_memory_mib: Option<u64>,
     pub anytime_s: Option<f64>,
+    /// The cluster of a `--distributed` run ("2 processes x 1 workers"); absent for a local one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distributed: Option<String>,
 }
 
 /// The machine a run was made on.
@@ -87,10 +90,14 @@ impl Provenance {
         let s = &self.settings;
         let limit = |name: &str, v: Option<String>| v.map(|v| format!(", {name} {v}"));
         format!(
-            "frontier {} ({}), {} threads, {} levels at a time, {} run{} per level{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            "frontier {} ({}), {} threads{}, {} levels at a time, {} run{} per level{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
             self.version,
             self.commit,
             s.threads,
+            s.distributed
+                .as_ref()
+                .map(|d| format!(" (distributed: {d})"))
+                .unwrap_or_default(),
             s.parallel_levels,
             s.repeat,
             if s.repeat == 1 { "" } else { "s" },
@@ -137,6 +144,8 @@ impl Provenance {
             format!("{:?}", a.anytime_s),
             format!("{:?}", b.anytime_s),
         );
+        let on = |d: &Option<String>| d.clone().unwrap_or_else(|| "this process".into());
+        differ("backend", on(&a.distributed), on(&b.distributed));
         let (a, b) = (&self.machine, &other.machine);
         differ("cpu", a.cpu.clone(), b.cpu.clone());
         differ("cores", a.cores.to_string(), b.cores.to_string());
@@ -190,6 +199,7 @@ mod tests {
             timeout_s: Some(120.0),
             max_memory_mib: Some(16_000),
             anytime_s: None,
+            distributed: None,
         }
     }
 
