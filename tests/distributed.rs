@@ -113,10 +113,13 @@ impl Processes {
 
 impl Drop for Processes {
     fn drop(&mut self) {
-        // The processes of a cluster close their connections together.
+        // The processes of a cluster end the run and close their connections together.
         std::thread::scope(|scope| {
             for cluster in self.0.drain(..) {
-                scope.spawn(move || drop(cluster));
+                scope.spawn(move || {
+                    cluster.finish().expect("every process reaches the end");
+                    drop(cluster)
+                });
             }
         });
     }
@@ -390,6 +393,28 @@ fn a_killed_process_ends_the_others_with_its_name() {
             assert!(!out.exists(), "only process 0 writes results");
         }
     }
+}
+
+#[test]
+fn an_interrupt_of_one_process_interrupts_them_all() {
+    let dir = scratch("interrupt");
+    let levels = endless_level(&dir);
+    let (hosts, _) = hostfile(&dir, 2);
+    let out = dir.join("out.csv");
+    let args = ["--timeout", "60", "--out", str(&out), str(&levels)];
+    let children: Vec<Child> = (0..2).map(|p| start(&hosts, p, &args)).collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: `kill` on a child's process id, which is ours until we wait for it.
+    assert_eq!(unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) }, 0);
+    for (process, child) in children.into_iter().enumerate() {
+        let (output, _) = wait_for(child, Duration::from_secs(30));
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(130), "process {process}: {message}");
+    }
+    let rows = rows(&fs::read(&out).unwrap());
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0].moves, Some(1));
+    assert!(rows[1].detail.starts_with("interrupted after "), "{}", rows[1].detail);
 }
 
 #[test]

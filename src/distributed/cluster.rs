@@ -107,6 +107,9 @@ pub struct Cluster {
     network: Mutex<Option<Box<dyn Any + Send>>>,
     /// Jobs run so far: the sequence number every process must agree on.
     runs: AtomicU64,
+    /// Whether every process agreed that the run ended ([`Cluster::finish`]): only then are
+    /// the connections closed cleanly.
+    finished: AtomicBool,
 }
 
 /// What every process sends first on each connection, to be checked by the other end.
@@ -119,6 +122,8 @@ struct Hello {
 }
 
 const MAGIC: u64 = u64::from_be_bytes(*b"frontier");
+/// The job that ends a run, which no search is.
+const END: u64 = u64::MAX;
 /// How long one connection attempt may take before the next peer is tried.
 const ATTEMPT: Duration = Duration::from_millis(250);
 /// How long a connecting process waits between rounds of attempts.
@@ -271,6 +276,7 @@ impl Cluster {
             faults,
             network: Mutex::new(network),
             runs: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
         })
     }
 
@@ -343,14 +349,24 @@ impl Cluster {
         let mut rounds = Rounds::<(), (u64, u64)>::new(worker, &self.faults, |_| 0);
         let reports = rounds.gather((run, what))?;
         rounds.close()?;
-        if let Some(other) = reports.iter().position(|&r| r != (run, what)) {
+        if let Some((other, &(_, theirs))) =
+            reports.iter().enumerate().find(|&(_, &r)| r != (run, what))
+        {
             let process = other / self.workers;
-            self.faults.record(format!(
-                "process {process}{} is running another search than process {} (search {} of the run): were all processes given the same paths and options?",
-                self.address(process),
-                self.process,
-                run + 1
-            ));
+            let them = format!("process {process}{}", self.address(process));
+            let me = format!("process {}", self.process);
+            let search = run + 1;
+            self.faults.record(match (theirs, what) {
+                (END, _) => format!(
+                    "{them} ended its run while {me} was to start search {search}: was it interrupted?"
+                ),
+                (_, END) => format!(
+                    "{me} ended its run while {them} was to start search {search}: was this one interrupted?"
+                ),
+                _ => format!(
+                    "{them} is running another search than {me} (search {search} of the run): were all processes given the same paths and options?"
+                ),
+            });
             return Err(Fault);
         }
         Ok(())
@@ -365,10 +381,13 @@ impl Cluster {
     }
 
     /// Ends the run: every process agrees that it is at its end, so that none leaves while
-    /// another still searches.
+    /// another still searches; the connections then close cleanly when the cluster is dropped.
+    /// Without it (or when it fails), dropping the cluster leaves them to the process's exit,
+    /// which the other processes see as this one lost.
     pub fn finish(&self) -> Result<(), String> {
-        // A job no search has: the end of the run.
-        self.run(u64::MAX, |_, _| Ok(()))
+        self.run(END, |_, _| Ok(()))?;
+        self.finished.store(true, Ordering::Relaxed);
+        Ok(())
     }
 }
 
@@ -386,14 +405,17 @@ impl Drop for Cluster {
     fn drop(&mut self) {
         // Each worker is dropped on its own thread; then timely's network threads end once
         // every peer has closed its side too. After a fault, the workers' channels are poisoned
-        // (dropping them panics) and the network threads may never end: both are left as they
-        // are, for the process's exit to clear.
+        // (dropping them panics) and the network threads may never end; and a run that did not
+        // finish must not look finished to a peer still waiting for it (a clean close would
+        // leave that peer waiting forever). In both cases all is left as it is, for the
+        // process's exit to clear, which the peers see as a lost process.
         let network = self
             .network
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        let broken = self.faults.check().is_err();
+        let broken = self.faults.check().is_err()
+            || (network.is_some() && !self.finished.load(Ordering::Relaxed));
         let workers_closed = catch_unwind(AssertUnwindSafe(|| {
             self.pool.broadcast(|_| {
                 let worker = WORKER.with(|cell| cell.borrow_mut().take());

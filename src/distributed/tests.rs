@@ -79,10 +79,13 @@ impl Setup {
 
 impl Drop for Setup {
     fn drop(&mut self) {
-        // The processes of a cluster close their connections together.
+        // The processes of a cluster end the run and close their connections together.
         std::thread::scope(|scope| {
             for cluster in self.clusters.drain(..) {
-                scope.spawn(move || drop(cluster));
+                scope.spawn(move || {
+                    cluster.finish().expect("every process reaches the end");
+                    drop(cluster)
+                });
             }
         });
     }
