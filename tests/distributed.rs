@@ -405,16 +405,27 @@ fn an_interrupt_of_one_process_interrupts_them_all() {
     let children: Vec<Child> = (0..2).map(|p| start(&hosts, p, &args)).collect();
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: `kill` on a child's process id, which is ours until we wait for it.
-    assert_eq!(unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) },
+        0
+    );
     for (process, child) in children.into_iter().enumerate() {
         let (output, _) = wait_for(child, Duration::from_secs(30));
         let message = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(130), "process {process}: {message}");
+        assert_eq!(
+            output.status.code(),
+            Some(130),
+            "process {process}: {message}"
+        );
     }
     let rows = rows(&fs::read(&out).unwrap());
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert_eq!(rows[0].moves, Some(1));
-    assert!(rows[1].detail.starts_with("interrupted after "), "{}", rows[1].detail);
+    assert!(
+        rows[1].detail.starts_with("interrupted after "),
+        "{}",
+        rows[1].detail
+    );
 }
 
 #[test]

@@ -41,24 +41,38 @@ impl<P: Space> Owner<'_, P>
 where
     P::State: Portable,
 {
-    /// Stores or relinks a successor sent to this worker, and queues it.
-    fn receive(&mut self, (state, parent, f): Offer<P::State>) {
-        let index = match self.store.offer(state, parent, self.g) {
-            Offered::New(index) => {
-                self.stored += 1;
-                index
+    /// Stores or relinks the successors sent to this worker, and queues them.
+    fn receive(&mut self, batch: &[Offer<P::State>]) {
+        let Owner {
+            space,
+            me,
+            store,
+            open,
+            f: bucket_f,
+            g,
+            stored,
+            goal,
+            full,
+        } = self;
+        store.offer_all(batch, *g, |i, offered| {
+            let index = match offered {
+                Offered::New(index) => {
+                    *stored += 1;
+                    index
+                }
+                Offered::Improved(index) => index,
+                Offered::Known => return,
+                Offered::Full => {
+                    *full = true;
+                    return;
+                }
+            };
+            let (state, _, f) = batch[i];
+            open.entry((f, *g)).or_default().push(index);
+            if goal.is_none() && *bucket_f == Some(f) && space.is_goal(&state) {
+                *goal = Some(Link::new(*me, index));
             }
-            Offered::Improved(index) => index,
-            Offered::Known => return,
-            Offered::Full => {
-                self.full = true;
-                return;
-            }
-        };
-        self.open.entry((f, self.g)).or_default().push(index);
-        if self.goal.is_none() && self.f == Some(f) && self.space.is_goal(&state) {
-            self.goal = Some(Link::new(self.me, index));
-        }
+        });
     }
 
     /// This worker's least open bucket, with a goal queued there.
@@ -113,7 +127,7 @@ where
     let mut successors = Vec::new();
     let (mut expanded, mut peak_bytes) = (0u64, 0u64);
     loop {
-        rounds.exchange(|offer| owner.receive(offer))?;
+        rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
             stored: std::mem::take(&mut owner.stored),
@@ -182,7 +196,7 @@ where
                 }
             }
             expanded += chunk.len() as u64;
-            rounds.poll(|offer| owner.receive(offer))?;
+            rounds.poll(|batch| owner.receive(batch))?;
             let bytes = owner.bytes(&bucket, &successors);
             peak_bytes = peak_bytes.max(bytes);
             local.set_bytes(me, bytes, ctl);

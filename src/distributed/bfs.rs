@@ -31,19 +31,28 @@ impl<P: Space> Owner<'_, P>
 where
     P::State: Portable,
 {
-    /// Stores a successor sent to this worker if it is new.
-    fn receive(&mut self, (state, parent, _): Offer<P::State>) {
-        match self.store.offer(state, parent, 0) {
+    /// Stores the successors sent to this worker that are new.
+    fn receive(&mut self, batch: &[Offer<P::State>]) {
+        let Owner {
+            space,
+            me,
+            store,
+            next,
+            stored,
+            goal,
+            full,
+        } = self;
+        store.offer_all(batch, 0, |i, offered| match offered {
             Offered::New(index) => {
-                self.stored += 1;
-                self.next.push(index);
-                if self.goal.is_none() && self.space.is_goal(&state) {
-                    self.goal = Some(Link::new(self.me, index));
+                *stored += 1;
+                next.push(index);
+                if goal.is_none() && space.is_goal(&batch[i].0) {
+                    *goal = Some(Link::new(*me, index));
                 }
             }
-            Offered::Full => self.full = true,
+            Offered::Full => *full = true,
             Offered::Improved(_) | Offered::Known => {}
-        }
+        });
     }
 
     fn bytes(&self, layer: &[u32], successors: &[P::State]) -> u64 {
@@ -81,7 +90,7 @@ where
     let mut successors = Vec::new();
     let (mut depth, mut expanded, mut peak_bytes) = (0u64, 0u64, 0u64);
     loop {
-        rounds.exchange(|offer| owner.receive(offer))?;
+        rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
             stored: std::mem::take(&mut owner.stored),
@@ -126,7 +135,7 @@ where
                 }
             }
             expanded += chunk.len() as u64;
-            rounds.poll(|offer| owner.receive(offer))?;
+            rounds.poll(|batch| owner.receive(batch))?;
             let bytes = owner.bytes(&layer, &successors);
             peak_bytes = peak_bytes.max(bytes);
             local.set_bytes(me, bytes, ctl);

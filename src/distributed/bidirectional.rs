@@ -34,28 +34,52 @@ struct Owner<S> {
 }
 
 impl<S: Portable> Owner<S> {
-    /// Stores a state sent to this worker in its side if it is new, and looks it up in the
-    /// other side.
-    fn receive(&mut self, (state, parent, side): Offer<S>) {
-        let side = side as usize;
-        match self.stores[side].offer(state, parent, 0) {
+    /// Stores the states sent to this worker that are new to their side, and looks each up in
+    /// the other side. (Only the first round, which stores the start and the goal, mixes sides.)
+    fn receive(&mut self, batch: &[Offer<S>]) {
+        let side = batch[0].2;
+        if batch.iter().all(|&(_, _, s)| s == side) {
+            self.receive_side(batch, side as usize);
+        } else {
+            for side in [FORWARD, BACKWARD] {
+                let part: Vec<Offer<S>> = batch.iter().filter(|o| o.2 == side).copied().collect();
+                self.receive_side(&part, side as usize);
+            }
+        }
+    }
+
+    fn receive_side(&mut self, batch: &[Offer<S>], side: usize) {
+        let Owner {
+            me,
+            stores: [forward, backward],
+            layers,
+            stored,
+            meeting,
+            full,
+        } = self;
+        let (store, other) = if side == 0 {
+            (forward, &*backward)
+        } else {
+            (backward, &*forward)
+        };
+        store.offer_all(batch, 0, |i, offered| match offered {
             Offered::New(index) => {
-                self.stored += 1;
-                self.layers[side].push(index);
-                if self.meeting.is_none()
-                    && let Some(there) = self.stores[1 - side].find(&state)
+                *stored += 1;
+                layers[side].push(index);
+                if meeting.is_none()
+                    && let Some(there) = other.find(&batch[i].0)
                 {
-                    let (here, there) = (Link::new(self.me, index), Link::new(self.me, there));
-                    self.meeting = Some(if side == 0 {
+                    let (here, there) = (Link::new(*me, index), Link::new(*me, there));
+                    *meeting = Some(if side == 0 {
                         [here, there]
                     } else {
                         [there, here]
                     });
                 }
             }
-            Offered::Full => self.full = true,
+            Offered::Full => *full = true,
             Offered::Improved(_) | Offered::Known => {}
-        }
+        });
     }
 
     fn bytes(&self, layer: &[u32], successors: &[S]) -> u64 {
@@ -101,7 +125,7 @@ where
     let mut successors = Vec::new();
     let (mut depths, mut expanded, mut peak_bytes) = ([0u64; 2], 0u64, 0u64);
     loop {
-        rounds.exchange(|offer| owner.receive(offer))?;
+        rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
             stored: std::mem::take(&mut owner.stored),
@@ -156,7 +180,7 @@ where
                 }
             }
             expanded += chunk.len() as u64;
-            rounds.poll(|offer| owner.receive(offer))?;
+            rounds.poll(|batch| owner.receive(batch))?;
             let bytes = owner.bytes(&layer, &successors);
             peak_bytes = peak_bytes.max(bytes);
             local.set_bytes(me, bytes, ctl);

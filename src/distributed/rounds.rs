@@ -107,8 +107,8 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
         self.offers.send(offer);
     }
 
-    /// Steps the dataflow once and hands every offer received so far to `take`.
-    pub fn poll(&mut self, take: impl FnMut(O)) -> Result<(), Fault> {
+    /// Steps the dataflow once and hands every container of offers received so far to `take`.
+    pub fn poll(&mut self, take: impl FnMut(&[O])) -> Result<(), Fault> {
         self.worker.step();
         self.faults.check()?;
         self.take_inbox(take);
@@ -116,8 +116,8 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
     }
 
     /// Ends the round of offers: returns once every worker's offers of the round have reached
-    /// their owners, each offer received handed to `take`.
-    pub fn exchange(&mut self, mut take: impl FnMut(O)) -> Result<(), Fault> {
+    /// their owners, each container received handed to `take`.
+    pub fn exchange(&mut self, mut take: impl FnMut(&[O])) -> Result<(), Fault> {
         self.advance();
         while self.probe.less_than(self.offers.time()) {
             self.worker.step_or_park(Some(PARK));
@@ -175,11 +175,11 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
         self.reports.advance_to(next);
     }
 
-    fn take_inbox(&mut self, mut take: impl FnMut(O)) {
+    fn take_inbox(&mut self, mut take: impl FnMut(&[O])) {
         // Taken out whole, so that the inbox is not borrowed while the search stores it.
         let containers = std::mem::take(&mut *self.inbox.borrow_mut());
-        for container in containers {
-            container.into_iter().for_each(&mut take);
+        for container in containers.iter().filter(|c| !c.is_empty()) {
+            take(container);
         }
     }
 }

@@ -7,13 +7,17 @@
 //! workers share nothing but messages), and a parent is anywhere in the cluster: a [`Link`] of
 //! worker and index. So the store is plain: columns of states, links and depths in fixed-size
 //! segments, and a hashbrown table of 4-byte indices that hashes and compares the state an index
-//! points at, as the engine's visited set does.
+//! points at, as the engine's visited set does. As there, states arrive in batches (a received
+//! container), hashed first, their buckets prefetched a few ahead of the probe: a table of
+//! millions of states fits no cache, and the probes' memory misses then overlap.
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
 
-use hashbrown::HashTable;
+use hashbrown::raw::RawTable;
 use serde::{Deserialize, Serialize};
+
+use crate::engine::visited::{PREFETCH_AHEAD, Prefetcher};
 
 /// Where a stored state lives: its worker (among all workers of the cluster) and its index in
 /// that worker's store. The start's parent is [`Link::ROOT`].
@@ -109,7 +113,7 @@ impl<T: Copy> Column<T> {
     }
 }
 
-/// What [`Store::offer`] did with a state.
+/// What [`Store::offer_all`] did with a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Offered {
     /// Stored for the first time, at this index.
@@ -128,8 +132,10 @@ pub struct Store<S> {
     parents: Column<Link>,
     /// Each state's depth; `None` in a search that never improves one (BFS).
     depths: Option<Column<u16>>,
-    table: HashTable<u32>,
+    table: RawTable<u32>,
     hasher: TableHasher,
+    /// The hashes of the batch being offered.
+    hashes: Vec<u64>,
 }
 
 impl<S: Copy + Eq + Hash> Store<S> {
@@ -139,47 +145,66 @@ impl<S: Copy + Eq + Hash> Store<S> {
             states: Column::new(),
             parents: Column::new(),
             depths: with_depths.then(Column::new),
-            table: HashTable::new(),
+            table: RawTable::new(),
             hasher: TableHasher::with_seed(TABLE_SEED),
+            hashes: Vec::new(),
         }
     }
 
-    /// Stores `state`, reached from `parent` in `depth` moves, if it is new, or relinks it if it
-    /// is stored with a greater depth (in a store with depths).
-    pub fn offer(&mut self, state: S, parent: Link, depth: u32) -> Offered {
+    /// Offers a batch of states, each reached from its parent in `depth` moves: stores each new
+    /// one, relinks one stored with a greater depth (in a store with depths), and tells `then`
+    /// what it did with each (by its position in the batch).
+    pub fn offer_all<T>(
+        &mut self,
+        batch: &[(S, Link, T)],
+        depth: u32,
+        mut then: impl FnMut(usize, Offered),
+    ) {
         let Store {
             states,
             parents,
             depths,
             table,
             hasher,
+            hashes,
         } = self;
-        let hash = hasher.hash_one(state);
-        let found = table.find(hash, |&i| states.get(i) == state).copied();
-        match found {
-            Some(index) => match depths {
-                Some(depths) if depth < u32::from(depths.get(index)) => {
-                    depths.set(index, depth as u16);
-                    parents.set(index, parent);
-                    Offered::Improved(index)
-                }
-                _ => Offered::Known,
-            },
-            None => {
-                let Ok(index) = u32::try_from(states.len) else {
-                    return Offered::Full;
-                };
-                if index == u32::MAX {
-                    return Offered::Full;
-                }
-                states.push(state);
-                parents.push(parent);
-                if let Some(depths) = depths {
-                    depths.push(depth as u16);
-                }
-                table.insert_unique(hash, index, |&i| hasher.hash_one(states.get(i)));
-                Offered::New(index)
+        hashes.clear();
+        hashes.extend(batch.iter().map(|(state, _, _)| hasher.hash_one(state)));
+        // Grown before the batch, so that the prefetched addresses stay valid through it.
+        table.reserve(batch.len(), |&i| hasher.hash_one(states.get(i)));
+        let prefetch = Prefetcher::new(table);
+        for &hash in hashes.iter().take(PREFETCH_AHEAD) {
+            prefetch.hash(hash);
+        }
+        for (i, &(state, parent, _)) in batch.iter().enumerate() {
+            if let Some(&ahead) = hashes.get(i + PREFETCH_AHEAD) {
+                prefetch.hash(ahead);
             }
+            let hash = hashes[i];
+            let found = table.get(hash, |&k| states.get(k) == state).copied();
+            let offered = match found {
+                Some(index) => match depths {
+                    Some(depths) if depth < u32::from(depths.get(index)) => {
+                        depths.set(index, depth as u16);
+                        parents.set(index, parent);
+                        Offered::Improved(index)
+                    }
+                    _ => Offered::Known,
+                },
+                None => match u32::try_from(states.len).ok().filter(|&i| i != u32::MAX) {
+                    None => Offered::Full,
+                    Some(index) => {
+                        states.push(state);
+                        parents.push(parent);
+                        if let Some(depths) = depths {
+                            depths.push(depth as u16);
+                        }
+                        table.insert(hash, index, |&k| hasher.hash_one(states.get(k)));
+                        Offered::New(index)
+                    }
+                },
+            };
+            then(i, offered);
         }
     }
 
@@ -187,7 +212,7 @@ impl<S: Copy + Eq + Hash> Store<S> {
     pub fn find(&self, state: &S) -> Option<u32> {
         let hash = self.hasher.hash_one(state);
         self.table
-            .find(hash, |&i| self.states.get(i) == *state)
+            .get(hash, |&i| self.states.get(i) == *state)
             .copied()
     }
 
@@ -206,19 +231,14 @@ impl<S: Copy + Eq + Hash> Store<S> {
         (parent != Link::ROOT && parent.worker() == me).then(|| self.state(parent.index()))
     }
 
-    /// Heap bytes: the columns by capacity and the table's buckets (a 4-byte index and a
-    /// control byte each).
+    /// Heap bytes: the columns by capacity, the table's buckets (a 4-byte index and a control
+    /// byte each) and the batch's hashes.
     pub fn bytes(&self) -> u64 {
-        // hashbrown keeps 1/8 of its buckets free once it has 8 or more.
-        let buckets = match self.table.capacity() {
-            0 => 0,
-            c if c < 8 => c + 1,
-            c => c / 7 * 8,
-        };
         self.states.bytes()
             + self.parents.bytes()
             + self.depths.as_ref().map_or(0, Column::bytes)
-            + (buckets * (size_of::<u32>() + 1)) as u64
+            + (self.table.buckets() * (size_of::<u32>() + 1)
+                + self.hashes.capacity() * size_of::<u64>()) as u64
     }
 }
 
@@ -242,20 +262,37 @@ mod tests {
         assert!(column.bytes() >= 400_000 * 4);
     }
 
+    /// Offers `states` from `parent` at `depth`: what the store did with each.
+    fn offer(store: &mut Store<u64>, states: &[u64], parent: Link, depth: u32) -> Vec<Offered> {
+        let batch: Vec<(u64, Link, ())> = states.iter().map(|&s| (s, parent, ())).collect();
+        let mut done = Vec::new();
+        store.offer_all(&batch, depth, |i, offered| done.push((i, offered)));
+        assert!(done.iter().enumerate().all(|(n, &(i, _))| n == i));
+        done.into_iter().map(|(_, offered)| offered).collect()
+    }
+
     #[test]
     fn offers_store_once_and_improve_depths() {
         let mut store = Store::new(true);
         let a = Link::new(1, 5);
-        assert_eq!(store.offer(42u64, Link::ROOT, 3), Offered::New(0));
-        assert_eq!(store.offer(42, a, 3), Offered::Known);
-        assert_eq!(store.offer(42, a, 2), Offered::Improved(0));
+        assert_eq!(offer(&mut store, &[42], Link::ROOT, 3), [Offered::New(0)]);
+        assert_eq!(
+            offer(&mut store, &[42, 43, 43], a, 3),
+            [Offered::Known, Offered::New(1), Offered::Known]
+        );
+        assert_eq!(offer(&mut store, &[42], a, 2), [Offered::Improved(0)]);
         assert_eq!(store.parent(0), a);
-        assert_eq!(store.offer(43, a, 9), Offered::New(1));
         assert_eq!(store.state(1), 43);
         assert_eq!((store.find(&43), store.find(&44)), (Some(1), None));
         let mut plain = Store::new(false);
-        assert_eq!(plain.offer(42u64, Link::ROOT, 3), Offered::New(0));
-        assert_eq!(plain.offer(42, a, 0), Offered::Known);
+        assert_eq!(offer(&mut plain, &[42], Link::ROOT, 3), [Offered::New(0)]);
+        assert_eq!(offer(&mut plain, &[42], a, 0), [Offered::Known]);
+        // Many at once: the table grows before the batch.
+        let many: Vec<u64> = (0..100_000).collect();
+        let offered = offer(&mut plain, &many, a, 0);
+        let new = offered.iter().filter(|o| matches!(o, Offered::New(_)));
+        assert_eq!(new.count(), 99_999);
+        assert!(many.iter().all(|s| plain.find(s).is_some()));
     }
 
     #[test]

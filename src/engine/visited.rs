@@ -471,17 +471,18 @@ fn imminent_growth_of<T>(table: &hashbrown::raw::RawTable<T>) -> u64 {
 }
 
 /// How many candidates ahead of the probe their buckets are fetched.
-const PREFETCH_AHEAD: usize = 12;
+pub(crate) const PREFETCH_AHEAD: usize = 12;
 
-/// Asks the processor to fetch the control group and bucket a hash will probe first.
-struct Prefetcher {
+/// Asks the processor to fetch the control group and bucket a hash will probe first (also used
+/// by the distributed backend's stores, which probe in batches the same way).
+pub(crate) struct Prefetcher {
     /// The end of the bucket array (the start of the control bytes) and the bucket mask;
     /// `None` for an empty table.
     table: Option<(*const u8, usize, usize)>,
 }
 
 impl Prefetcher {
-    fn new<T>(table: &hashbrown::raw::RawTable<T>) -> Prefetcher {
+    pub(crate) fn new<T>(table: &hashbrown::raw::RawTable<T>) -> Prefetcher {
         Prefetcher {
             table: (!table.is_empty()).then(|| {
                 (
@@ -494,7 +495,7 @@ impl Prefetcher {
     }
 
     #[inline]
-    fn hash(&self, hash: u64) {
+    pub(crate) fn hash(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         if let Some((end, mask, size)) = self.table {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
