@@ -71,6 +71,9 @@ pub struct SearchControl {
     /// The limit that stopped the search: requested from outside (the harness's memory
     /// guard) or the first one `check` found.
     requested: Mutex<Option<Limit>>,
+    /// Outside requests made before this control was created are not its own: a search that
+    /// follows a stopped one of the same level starts afresh.
+    requests_before: u64,
 }
 
 /// What a level's searches count, shared by a control and its [children](SearchControl::child).
@@ -80,6 +83,10 @@ struct Counters {
     expanded: AtomicU64,
     bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    /// Stops requested from outside ([`SearchControl::request_stop`]): how many so far, and the
+    /// last one's limit. Shared, so that a request made while a child search runs stops it.
+    requests: AtomicU64,
+    last_request: Mutex<Option<Limit>>,
 }
 
 impl SearchControl {
@@ -102,6 +109,7 @@ impl SearchControl {
         SearchControl {
             limits,
             started: Instant::now(),
+            requests_before: counters.requests.load(Ordering::Relaxed),
             counters,
             imminent_bytes: AtomicU64::new(0),
             depth: AtomicU64::new(0),
@@ -184,10 +192,28 @@ impl SearchControl {
         self.counters.bytes.load(Ordering::Relaxed)
     }
 
-    /// Asks the search to stop at its next check, reporting `limit`.
+    /// Asks the search to stop at its next check, reporting `limit`: this control's search, or
+    /// the [child](Self::child) search running for it.
     pub fn request_stop(&self, limit: Limit) {
-        *self.requested.lock().unwrap_or_else(|e| e.into_inner()) = Some(limit);
-        self.stopped.store(true, Ordering::Relaxed);
+        *self
+            .counters
+            .last_request
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(limit);
+        self.counters.requests.fetch_add(1, Ordering::Release);
+    }
+
+    /// The last stop requested from outside since this control was created.
+    fn outside_request(&self) -> Option<Limit> {
+        (self.counters.requests.load(Ordering::Acquire) > self.requests_before)
+            .then(|| {
+                *self
+                    .counters
+                    .last_request
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+            })
+            .flatten()
     }
 
     /// Checks every limit; once one is hit, every later call reports it too.
@@ -205,13 +231,15 @@ impl SearchControl {
 
     fn check_limits(&self, states_too: bool) -> Result<(), Limit> {
         // The lock is only taken once some stop was flagged.
-        let requested = if self.is_stopped() {
+        let requested = if self.stopped.load(Ordering::Relaxed) {
             *self.requested.lock().unwrap_or_else(|e| e.into_inner())
         } else {
             None
         };
         let limit = if requested.is_some() {
             requested
+        } else if let Some(outside) = self.outside_request() {
+            Some(outside)
         } else if interrupted() {
             Some(Limit::Interrupted(self.states()))
         } else if let Some(max) =
@@ -242,7 +270,9 @@ impl SearchControl {
     /// Whether some search of this level already hit a limit (cheap; for inner loops).
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed) || interrupted()
+        self.stopped.load(Ordering::Relaxed)
+            || interrupted()
+            || self.counters.requests.load(Ordering::Relaxed) > self.requests_before
     }
 
     /// Statistics of everything reported so far.
