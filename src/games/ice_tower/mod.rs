@@ -5,6 +5,7 @@
 //! - [`rules`]: the simulator (walking, pushes, slides, recyclers, golden ice, arrows): the
 //!   single source of truth, used by `check` and by the reference space.
 //! - [`notation`]: reading and writing `r,c,D` pushes, and the checker.
+//! - [`draw`]: pictures of the level and of a replayed solution (`frontier show`).
 //! - [`bits`], [`board`]: board bit sets, packed keys, the cropped cell numbering and the
 //!   precomputed rays and neighbourhoods.
 //! - [`space`]: the packed search space of levels without arrows (the fast path).
@@ -15,6 +16,7 @@
 pub mod bits;
 pub mod board;
 pub mod bounds;
+pub mod draw;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -38,7 +40,7 @@ use crate::engine::astar::astar;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
 use crate::engine::{SearchControl, SearchOutcome, Space};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 
 pub struct IceTower;
 
@@ -88,6 +90,10 @@ impl Game for IceTower {
 
     fn check(puzzle: &Puzzle, solution: &str) -> Result<Verdict, String> {
         notation::replay(puzzle, solution).map(Verdict::moves)
+    }
+
+    fn show(puzzle: &Puzzle, solution: Option<&str>) -> Replay {
+        draw::replay(puzzle, solution)
     }
 }
 
