@@ -512,11 +512,7 @@ fn show(args: ShowArgs) -> ExitCode {
                     && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         };
-        let pages: Vec<String> = frames
-            .iter()
-            .map(|f| show::text::frame(f, colour))
-            .collect();
-        print!("{}", pages.join("\n"));
+        print!("{}", show::text::frames(&frames, colour).join("\n"));
     }
     match (&replay.verdict, verdict) {
         (Some(Ok(_)), Some(line)) => {

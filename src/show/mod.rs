@@ -228,7 +228,10 @@ pub fn move_caption(n: usize, of: usize, notation: &str) -> Line {
     if n == 0 && of == 0 {
         line("start")
     } else if n == 0 {
-        line(format!("start ({of} moves)"))
+        line(format!(
+            "start ({of} move{})",
+            if of == 1 { "" } else { "s" }
+        ))
     } else {
         line(format!("move {n}/{of}: {notation}"))
     }
@@ -242,3 +245,6 @@ pub fn hold_last(frames: &mut [Frame]) {
         last.millis = last.millis.max(END_MILLIS);
     }
 }
+
+#[cfg(test)]
+mod tests;
