@@ -315,6 +315,48 @@ fn svg_animations_are_well_formed_and_self_contained() {
     }
 }
 
+#[test]
+fn the_report_is_a_gallery_of_the_solved_levels() {
+    let dir = tempdir("report");
+    let csv = dir.join("golf.csv");
+    let out = frontier(&[
+        "solve",
+        "--quiet",
+        "--out",
+        csv.to_str().unwrap(),
+        "corpora/golf-peaks",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let solved = std::fs::read_to_string(&csv)
+        .unwrap()
+        .matches(",solved,")
+        .count();
+    assert!(solved >= 10);
+    // The levels are found through the results' provenance: the paths `solve` was given.
+    let page = dir.join("page.html");
+    let out = frontier(&[
+        "report",
+        "--out",
+        page.to_str().unwrap(),
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<figure><svg").count(), solved);
+    assert!(html.contains(&format!("{solved} of {solved} animations are on this page")));
+    // Each animation's names are its own.
+    assert!(html.contains("@keyframes g1-") && html.contains(&format!("@keyframes g{solved}-")));
+    let out = frontier(&[
+        "report",
+        "--no-gallery",
+        "--out",
+        page.to_str().unwrap(),
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(!std::fs::read_to_string(&page).unwrap().contains("<figure>"));
+}
+
 /// A fresh folder under the target directory.
 fn tempdir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("show-{name}"));

@@ -616,6 +616,44 @@ mod tests {
     }
 
     #[test]
+    fn the_gallery_embeds_animations_paused_and_lists_those_left_out() {
+        let rows = vec![row("golf-peaks", "1-1", 100, 0.5)];
+        let animation = |level: &str, svg: Option<&str>| Animation {
+            file: "a.csv".into(),
+            game: "golf-peaks".into(),
+            level: level.into(),
+            moves: Some(3),
+            svg: svg.map(String::from),
+            note: if svg.is_none() {
+                "not embedded: 300 KiB".into()
+            } else {
+                String::new()
+            },
+        };
+        let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\"><use href=\"#g1-0\"/></svg>";
+        let page = html(
+            &[Compared {
+                file: Named {
+                    name: "a.csv",
+                    rows: &rows,
+                },
+                baseline: None,
+            }],
+            &[animation("1-1", Some(picture)), animation("<2-2>", None)],
+        );
+        let gallery = &page[page.find("<h2>Solutions").expect("a gallery")..];
+        assert!(
+            gallery.contains("1 of 2 animations are on this page"),
+            "{gallery}"
+        );
+        assert!(gallery.contains(&format!("<figure>{picture}<figcaption>1-1, 3 moves")));
+        assert!(gallery.contains("<p class=\"note\">&lt;2-2&gt;: not embedded: 300 KiB</p>"));
+        // Still until pointed at; nothing fetched.
+        assert!(page.contains(".gallery svg:not(:hover) *{animation-play-state:paused}"));
+        assert!(!page.contains("src=") && !page.contains("href=\"http"));
+    }
+
+    #[test]
     fn log_axes_cover_whole_decades() {
         let axis = LogAxis::new([3.0, 450.0].into_iter());
         assert_eq!((axis.low, axis.high), (1.0, 1000.0));

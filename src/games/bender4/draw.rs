@@ -60,6 +60,13 @@ pub fn replay(level: &Level, solution: Option<&str>) -> Replay {
             pos: pos.clone(),
         });
     });
+    if records.is_empty() {
+        // The program could not be read: the run never started; the map is all there is.
+        records.push(Record {
+            step: None,
+            pos: level.board.start_pos(),
+        });
+    }
     let steps = records.len().saturating_sub(1);
     let millis = (RUN_MILLIS / steps.max(1) as u32).clamp(STEP_MILLIS.0, STEP_MILLIS.1);
     let mut path: Vec<u16> = Vec::new();
