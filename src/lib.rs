@@ -3,9 +3,11 @@
 //! - [`engine`]: game-agnostic parallel searches over packed states (knows no game).
 //! - [`games`]: one module per game: level parsing, rules, state packing, notation.
 //! - [`harness`]: finding levels, solving whole corpora in parallel, checking, CSV results.
+//! - [`show`]: pictures of levels and replayed solutions (terminal text, animated SVG).
 //!
 //! See `ARCHITECTURE.md` for the map of the code.
 
 pub mod engine;
 pub mod games;
 pub mod harness;
+pub mod show;

@@ -5,6 +5,7 @@
 //! - [`rules`]: the simulator (walking, pushes, slides, recyclers, golden ice, arrows): the
 //!   single source of truth, used by `check` and by the reference space.
 //! - [`notation`]: reading and writing `r,c,D` pushes, and the checker.
+//! - [`draw`]: pictures of the level and of a replayed solution (`frontier show`).
 //! - [`bits`], [`board`]: board bit sets, packed keys, the cropped cell numbering and the
 //!   precomputed rays and neighbourhoods.
 //! - [`keys`]: the key layout, each field sized to what it can hold.
@@ -16,6 +17,7 @@
 pub mod bits;
 pub mod board;
 pub mod bounds;
+pub mod draw;
 pub mod keys;
 pub mod level;
 pub mod notation;
@@ -41,7 +43,7 @@ use crate::engine::astar::astar;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
 use crate::engine::{Bounded, SearchControl, SearchOutcome, Space};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 
 pub struct IceTower;
 
@@ -92,6 +94,10 @@ impl Game for IceTower {
 
     fn check(puzzle: &Puzzle, solution: &str) -> Result<Verdict, String> {
         notation::replay(puzzle, solution).map(Verdict::moves)
+    }
+
+    fn show(puzzle: &Puzzle, solution: Option<&str>) -> Replay {
+        draw::replay(puzzle, solution)
     }
 }
 

@@ -4,8 +4,10 @@
 //! - [`rules`]: the puzzle model and unit-step simulator (the source of truth for `check`).
 //! - [`bits`], [`space`]: packed keys, placement tables and the engine's search space.
 //! - [`notation`]: reading and replaying `a:RRD` move lists.
+//! - [`draw`]: pictures of the board and of a replayed solution (`frontier show`).
 
 pub mod bits;
+pub mod draw;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -21,7 +23,7 @@ use crate::engine::astar::astar;
 use crate::engine::bfs::count_reachable;
 use crate::engine::bidirectional::bidirectional;
 use crate::engine::{Limit, SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 
 pub struct SlidingBlocks;
 
@@ -89,6 +91,10 @@ impl Game for SlidingBlocks {
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::replay(&level.puzzle, solution).map(Verdict::moves)
+    }
+
+    fn show(level: &Level, solution: Option<&str>) -> Replay {
+        draw::replay(&level.puzzle, solution)
     }
 }
 
