@@ -81,9 +81,10 @@ pub trait Space: Sync {
 
     /// The most moves a solution may have (a move budget), or `None` for no bound. [`bfs`] and
     /// [`astar`] stop, `Exhausted`, before expanding anything that could only lead to longer
-    /// solutions: [`bfs`] after layer `max_depth`, [`astar`] before the first f above it; and
-    /// of the states `max_depth` moves from the start they keep only the goals. [`bidirectional`]
-    /// ignores it. Default: `None`.
+    /// solutions: [`bfs`] after layer `max_depth`, [`astar`] before the first f above it (and
+    /// it stores no state whose f is above it); of the states `max_depth` moves from the start
+    /// they keep only the goals. [`bidirectional`] ignores it; [`Bounded`] lays one over any
+    /// space. Default: `None`.
     fn max_depth(&self) -> Option<u32> {
         None
     }

@@ -223,6 +223,11 @@ pub const MOVE_MILLIS: u32 = 700;
 pub const START_MILLIS: u32 = 1200;
 pub const END_MILLIS: u32 = 2000;
 
+/// How long frame `n` of a replay is shown: the start longer than a move.
+pub fn frame_millis(n: usize) -> u32 {
+    if n == 0 { START_MILLIS } else { MOVE_MILLIS }
+}
+
 /// `move 3/21: 8,4,L`, or `start` for move 0.
 pub fn move_caption(n: usize, of: usize, notation: &str) -> Line {
     if n == 0 && of == 0 {

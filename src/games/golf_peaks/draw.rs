@@ -122,11 +122,7 @@ fn frame(
         board: picture,
         step: n as u32,
         caption: vec![show::move_caption(n, of, token.unwrap_or("")), cards],
-        millis: if n == 0 {
-            show::START_MILLIS
-        } else {
-            show::MOVE_MILLIS
-        },
+        millis: show::frame_millis(n),
     }
 }
 

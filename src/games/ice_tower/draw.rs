@@ -6,7 +6,7 @@
 
 use super::level::Puzzle;
 use super::notation::{self, Push};
-use super::rules::{Dir, Ice, Position, SlideEnd, Tile};
+use super::rules::{Ice, Position, SlideEnd, Tile};
 use crate::games::{Replay, Verdict};
 use crate::show::{self, Board, Cell, Frame, Rgb, Shape};
 
@@ -62,7 +62,7 @@ fn frame(
                         floor.token(Shape::Diamond, FIRE).glyph("*")
                     }
                     Tile::Fire => floor.text("·").ink(ASH),
-                    Tile::Arrow(d) => floor.text(arrow(d)).ink(WALL),
+                    Tile::Arrow(d) => floor.text(d.arrow()).ink(WALL),
                     _ => floor.glyph("."),
                 }
             }
@@ -106,19 +106,6 @@ fn frame(
             show::move_caption(n, of, &notation),
             show::line(format!("fires burning: {fires}")),
         ],
-        millis: if n == 0 {
-            show::START_MILLIS
-        } else {
-            show::MOVE_MILLIS
-        },
-    }
-}
-
-fn arrow(d: Dir) -> &'static str {
-    match d {
-        Dir::Up => "↑",
-        Dir::Down => "↓",
-        Dir::Left => "←",
-        Dir::Right => "→",
+        millis: show::frame_millis(n),
     }
 }

@@ -107,10 +107,6 @@ fn frame(puzzle: &Puzzle, position: &Position, moved: Option<Moved>, n: usize, o
         board,
         step: n as u32,
         caption: vec![show::move_caption(n, of, notation)],
-        millis: if n == 0 {
-            show::START_MILLIS
-        } else {
-            show::MOVE_MILLIS
-        },
+        millis: show::frame_millis(n),
     }
 }
