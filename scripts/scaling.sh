@@ -12,10 +12,11 @@
 # The searches (5-50 million states each):
 # - fifteen: a 4x4 sliding-tile puzzle of 15 distinct blocks (benches/levels/fifteen.txt),
 #   bidirectional BFS stopped by --max-states 20000000 (24.6 million states);
-# - h49: Ice Tower H-49 from ../shared, A* stopped by --max-states 10000000 (16.6 million;
-#   --anytime 0: no search for a solution after the stop).
-# (No capture board or Bender map, official or ours, reaches 5 million states yet: the largest
-# take 426,167 and 581,950.)
+# - h49: Ice Tower H-49 from ../shared, A* stopped by --max-states 10000000 (about 10.4
+#   million; --anytime 0: no search for a solution after the stop);
+# - bender-balls: a Bender map of ours (benches/levels/bender-balls.txt): an open room with six
+#   balls and Fry behind two balls jammed in his corridor, so the route search with pushes
+#   (A*) never ends; stopped by --max-states 20000000 (about 20.5 million).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared}
@@ -39,6 +40,7 @@ awk '/^level h49$/ { on = 1 } on && /^$/ { exit } on' "$shared/corpora/ice-tower
 searches=(
     "fifteen|--game sliding-blocks --max-states 20000000 benches/levels/fifteen.txt"
     "h49|--game ice-tower --max-states 10000000 --anytime 0 $work/h49.txt"
+    "bender-balls|--game bender4 --max-states 20000000 benches/levels/bender-balls.txt"
 )
 
 echo "search,threads,wall_ms,states,states_per_s,speedup,peak_rss_mib" >"$work/scaling.csv"

@@ -5,6 +5,7 @@
 //! - [`search`]: the searches games call, on the backend their level's control names.
 //! - [`games`]: one module per game: level parsing, rules, state packing, notation.
 //! - [`harness`]: finding levels, solving whole corpora in parallel, checking, CSV results.
+//! - [`show`]: pictures of levels and replayed solutions (terminal text, animated SVG).
 //!
 //! See `ARCHITECTURE.md` for the map of the code.
 
@@ -13,3 +14,4 @@ pub mod engine;
 pub mod games;
 pub mod harness;
 pub mod search;
+pub mod show;

@@ -1,24 +1,26 @@
-//! The `frontier` command line: `solve`, `check`, `compare` and `report` (see `specs/cli.md`
-//! and the README).
+//! The `frontier` command line: `solve`, `check`, `show`, `compare` and `report` (see
+//! `specs/cli.md` and the README).
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
+use frontier::harness::gallery;
 use frontier::harness::provenance::{self, Provenance, Settings};
 use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Compared, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover};
+use frontier::show;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -55,6 +57,8 @@ enum Command {
     Solve(SolveArgs),
     /// Replay a solution on a level with the rules alone.
     Check(CheckArgs),
+    /// Draw a level, or replay a solution and draw every step (terminal, or an animated SVG).
+    Show(ShowArgs),
     /// Compare a baseline results CSV with a new one; exit 1 on any regression.
     Compare(CompareArgs),
     /// Write a self-contained HTML page of charts from results CSVs (two: before and after).
@@ -87,6 +91,13 @@ struct ReportArgs {
     /// Compare each file with the file of the same name in this folder (e.g. results/baselines).
     #[arg(long, value_name = "DIR")]
     baseline: Option<PathBuf>,
+    /// Where the levels of the results are, for the gallery of solutions (default: the paths
+    /// each file's `solve` was given, from its provenance, when they are still there).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    levels: Vec<PathBuf>,
+    /// No gallery of solutions.
+    #[arg(long)]
+    no_gallery: bool,
     /// Results CSVs; without --baseline, two files are "before" and "after".
     #[arg(required = true)]
     csvs: Vec<PathBuf>,
@@ -172,6 +183,41 @@ struct CheckArgs {
     solution: String,
 }
 
+#[derive(Args)]
+struct ShowArgs {
+    /// Force the game.
+    #[arg(long)]
+    game: Option<GameId>,
+    /// The level of a multi-level file.
+    #[arg(long)]
+    level: Option<String>,
+    /// Take the solution from the level's solved row in this results CSV.
+    #[arg(long, value_name = "CSV", conflicts_with = "solution")]
+    from: Option<PathBuf>,
+    /// Show only the frames of move N (0: the start; Bender: step N).
+    #[arg(long, value_name = "N")]
+    step: Option<u32>,
+    /// Write the replay as one looping animated SVG to FILE instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Colours in the terminal: auto (when standard output is a terminal and NO_COLOR is
+    /// unset), always or never.
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
+    color: Colour,
+    /// The level file (`-`: standard input).
+    level_path: PathBuf,
+    /// The solution in the game's notation (`-`: read it from standard input); without one,
+    /// the level is drawn.
+    solution: Option<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Colour {
+    Auto,
+    Always,
+    Never,
+}
+
 /// Exit status for usage errors.
 const USAGE: u8 = 2;
 /// Exit status of an interrupted run (128 + SIGINT, the shells' convention).
@@ -198,6 +244,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve(args),
         Command::Check(args) => check(args),
+        Command::Show(args) => show(args),
         Command::Compare(args) => compare(args),
         Command::Report(args) => report(args),
     }
@@ -438,52 +485,75 @@ fn default_out(first: &Path) -> PathBuf {
     PathBuf::from("results").join(format!("{}.csv", named.unwrap_or_else(|| "results".into())))
 }
 
-fn check(args: CheckArgs) -> ExitCode {
-    if args.solution == "-" && args.level_path.as_os_str() == discover::STDIN {
-        return usage_error("the level and the solution cannot both come from standard input");
+/// A solution given on the command line, or read from standard input for `-`.
+fn solution_text(solution: String, level_path: &Path) -> Result<String, ExitCode> {
+    if solution != "-" {
+        return Ok(solution);
     }
-    let solution = if args.solution == "-" {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            return usage_error(format!("cannot read the solution from standard input: {e}"));
-        }
-        text
-    } else {
-        args.solution
-    };
-    let file = match discover::discover(std::slice::from_ref(&args.level_path), args.game) {
+    if level_path.as_os_str() == discover::STDIN {
+        return Err(usage_error(
+            "the level and the solution cannot both come from standard input",
+        ));
+    }
+    let mut text = String::new();
+    match std::io::stdin().read_to_string(&mut text) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(usage_error(format!(
+            "cannot read the solution from standard input: {e}"
+        ))),
+    }
+}
+
+/// The one level of a file, or the one `--level` names (`check`, `show`).
+fn one_level(
+    level_path: &Path,
+    game: Option<GameId>,
+    level: Option<&str>,
+) -> Result<Box<dyn LevelTask>, ExitCode> {
+    let file = match discover::discover(&[level_path.to_path_buf()], game) {
         Ok(found) => found.files.into_iter().next(),
-        Err(e) => return usage_error(e),
+        Err(e) => return Err(usage_error(e)),
     };
     let Some(file) = file else {
-        return usage_error(format!("{}: no level file", args.level_path.display()));
+        return Err(usage_error(format!(
+            "{}: no level file",
+            level_path.display()
+        )));
     };
-    let tasks = match harness::load_tasks(std::slice::from_ref(&file)) {
-        Ok(tasks) => tasks,
-        Err(e) => return usage_error(e),
+    let mut tasks = harness::load_tasks(std::slice::from_ref(&file)).map_err(usage_error)?;
+    let names = |tasks: &[Box<dyn LevelTask>]| {
+        tasks
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let task = match (&args.level, tasks.len()) {
-        (Some(name), _) => match tasks.iter().find(|t| t.name() == name) {
-            Some(t) => t,
-            None => {
-                let names: Vec<&str> = tasks.iter().map(|t| t.name()).collect();
-                return usage_error(format!(
-                    "{}: no level named `{name}` (levels: {})",
-                    args.level_path.display(),
-                    names.join(", ")
-                ));
-            }
+    match (level, tasks.len()) {
+        (Some(name), _) => match tasks.iter().position(|t| t.name() == name) {
+            Some(i) => Ok(tasks.swap_remove(i)),
+            None => Err(usage_error(format!(
+                "{}: no level named `{name}` (levels: {})",
+                level_path.display(),
+                names(&tasks)
+            ))),
         },
-        (None, 1) => &tasks[0],
-        (None, _) => {
-            let names: Vec<&str> = tasks.iter().map(|t| t.name()).collect();
-            return usage_error(format!(
-                "{} holds {} levels; pick one with --level (levels: {})",
-                args.level_path.display(),
-                names.len(),
-                names.join(", ")
-            ));
-        }
+        (None, 1) => Ok(tasks.remove(0)),
+        (None, n) => Err(usage_error(format!(
+            "{} holds {n} levels; pick one with --level (levels: {})",
+            level_path.display(),
+            names(&tasks)
+        ))),
+    }
+}
+
+fn check(args: CheckArgs) -> ExitCode {
+    let solution = match solution_text(args.solution, &args.level_path) {
+        Ok(solution) => solution,
+        Err(code) => return code,
+    };
+    let task = match one_level(&args.level_path, args.game, args.level.as_deref()) {
+        Ok(task) => task,
+        Err(code) => return code,
     };
     match task.check(&solution) {
         Ok(verdict) => {
@@ -495,6 +565,136 @@ fn check(args: CheckArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn show(args: ShowArgs) -> ExitCode {
+    let solution = match args.solution {
+        Some(solution) => match solution_text(solution, &args.level_path) {
+            Ok(solution) => Some(solution),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    let task = match one_level(&args.level_path, args.game, args.level.as_deref()) {
+        Ok(task) => task,
+        Err(code) => return code,
+    };
+    let solution = match (&args.from, solution) {
+        (Some(csv), _) => match solution_from(csv, task.as_ref()) {
+            Ok(solution) => Some(solution),
+            Err(e) => return usage_error(e),
+        },
+        (None, solution) => solution,
+    };
+    let replay = match task.show(solution.as_deref()) {
+        Ok(replay) => replay,
+        Err(e) => return usage_error(e),
+    };
+    let mut frames = replay.frames;
+    if let Some(n) = args.step {
+        let last = frames.last().map_or(0, |f| f.step);
+        frames.retain(|f| f.step == n);
+        if frames.is_empty() {
+            return usage_error(format!("--step {n}: the replay has steps 0 to {last}"));
+        }
+    }
+    let verdict = match &replay.verdict {
+        None => None,
+        Some(Ok(verdict)) => Some(verdict.message.clone()),
+        Some(Err(why)) => Some(why.clone()),
+    };
+    if let Some(path) = &args.svg {
+        let title = match &verdict {
+            Some(verdict) => format!("{} ({}): {verdict}", task.name(), task.game()),
+            None => format!("{} ({})", task.name(), task.game()),
+        };
+        let options = show::svg::Options {
+            id: "f",
+            title: &title,
+            cell: 32.0,
+        };
+        let svg = show::svg::animation(&frames, &options);
+        if let Err(e) = results::write_atomically(path, &svg) {
+            eprintln!("frontier: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!(
+            "animation of {} frames ({} KiB) written to {}",
+            frames.len(),
+            svg.len().div_ceil(1024),
+            path.display()
+        );
+    } else {
+        let colour = match args.color {
+            Colour::Always => true,
+            Colour::Never => false,
+            Colour::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        print!("{}", show::text::frames(&frames, colour).join("\n"));
+    }
+    match (&replay.verdict, verdict) {
+        (Some(Ok(_)), Some(line)) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        (Some(Err(_)), Some(line)) => {
+            println!("{line}");
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// The levels a results file's gallery draws: those under `--levels`, else under the paths its
+/// `solve` command was given (its provenance), when they still exist. Unreadable files and
+/// levels are left out: the gallery shows what it finds.
+fn gallery_levels(levels: &[PathBuf], csv: &Path) -> Vec<Box<dyn LevelTask>> {
+    let (paths, game) = if levels.is_empty() {
+        match Provenance::read_beside(csv)
+            .ok()
+            .flatten()
+            .map(|p| Cli::try_parse_from(p.command))
+        {
+            Some(Ok(Cli {
+                command: Command::Solve(solve),
+            })) => (solve.paths, solve.game),
+            _ => return Vec::new(),
+        }
+    } else {
+        (levels.to_vec(), None)
+    };
+    let paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.exists()).collect();
+    discover::discover(&paths, game)
+        .and_then(|found| harness::load_tasks(&found.files))
+        .unwrap_or_default()
+}
+
+/// The solution of the level's `solved` row in a results CSV.
+fn solution_from(csv: &Path, task: &dyn LevelTask) -> Result<String, String> {
+    let rows = read_results(csv)?;
+    let game = task.game().as_str();
+    let row = rows
+        .iter()
+        .find(|r| r.game == game && r.level == task.name())
+        .ok_or_else(|| {
+            format!(
+                "{}: no row for level `{}` of {game}",
+                csv.display(),
+                task.name()
+            )
+        })?;
+    if row.status != Status::Solved {
+        return Err(format!(
+            "{}: level `{}` is {}, not solved",
+            csv.display(),
+            task.name(),
+            row.status
+        ));
+    }
+    Ok(row.solution.clone())
 }
 
 /// Reads a results CSV, with the path in any error.
@@ -648,7 +848,15 @@ fn report(args: ReportArgs) -> ExitCode {
                 .map(|(name, rows, tolerance)| (Named { name, rows }, *tolerance)),
         })
         .collect();
-    let page = report::html(&files);
+    let mut budget = gallery::Budget::default();
+    let mut animations = Vec::new();
+    if !args.no_gallery {
+        for (csv, rows, _) in &loaded {
+            let tasks = gallery_levels(&args.levels, Path::new(csv));
+            animations.extend(gallery::animations(csv, rows, &tasks, &mut budget));
+        }
+    }
+    let page = report::html(&files, &animations);
     if let Err(e) = results::write_atomically(&args.out, &page) {
         eprintln!("frontier: cannot write {}: {e}", args.out.display());
         return ExitCode::FAILURE;

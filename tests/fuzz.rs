@@ -259,7 +259,8 @@ fn fuzz_levels<G: Game>(name: &str, own: &str, official: &str, extensions: &[&st
     );
 }
 
-/// The notation of `G` on arbitrary solutions, replayed on the repository's levels.
+/// The notation of `G` on arbitrary solutions, replayed on the repository's levels; `show`
+/// replays them too, draws the frames up to the first illegal move and says what `check` says.
 fn fuzz_notation<G: Game>(name: &str, own: &str, tokens: &'static str) {
     let levels: Vec<G::Level> = level_files::<G>(own, None)
         .iter()
@@ -273,9 +274,23 @@ fn fuzz_notation<G: Game>(name: &str, own: &str, tokens: &'static str) {
         &format!("{name} notation"),
         (0..levels.len(), solution),
         |(level, solution)| {
-            if let Err(why) = G::check(&levels[level], &solution) {
+            let verdict = G::check(&levels[level], &solution);
+            if let Err(why) = &verdict {
                 prop_assert!(!why.is_empty(), "an empty reason for {solution:?}");
             }
+            let replay = G::show(&levels[level], Some(&solution));
+            prop_assert_eq!(replay.verdict, Some(verdict));
+            prop_assert!(!replay.frames.is_empty(), "the start is always drawn");
+            let text = frontier::show::text::frames(&replay.frames, true);
+            prop_assert_eq!(text.len(), replay.frames.len());
+            let options = frontier::show::svg::Options {
+                id: "f",
+                title: &solution,
+                cell: 10.0,
+            };
+            prop_assert!(
+                frontier::show::svg::animation(&replay.frames, &options).ends_with("</svg>\n")
+            );
             Ok(())
         },
     );

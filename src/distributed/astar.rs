@@ -7,7 +7,8 @@
 //! heuristic is computed by the sender, and dead states are never sent; a goal queued at the
 //! bucket's f ends the search once the round is finished; a goal already queued in the next
 //! bucket ends it before that bucket is expanded; the move budget keeps only goals from the
-//! states at the bound; nothing deeper than 16-bit g is expanded.
+//! states at the bound, and no state whose f is above it is sent; nothing deeper than 16-bit g
+//! is expanded.
 
 use std::collections::BTreeMap;
 
@@ -172,8 +173,10 @@ where
         if g >= MAX_G {
             continue;
         }
-        // Successors at the depth bound matter only if they are goals.
-        let goals_only = space.max_depth().is_some_and(|max| g + 1 >= max);
+        // Successors at the depth bound matter only if they are goals, and none whose f is
+        // above it is sent (as in the local engine).
+        let max_depth = space.max_depth();
+        let goals_only = max_depth.is_some_and(|max| g + 1 >= max);
         for chunk in bucket.chunks(CHUNK) {
             if ctl.is_stopped() {
                 break;
@@ -191,7 +194,10 @@ where
                             rounds.offer((next, parent, f));
                         }
                     } else if let Some(h) = space.heuristic(&next) {
-                        rounds.offer((next, parent, (g + 1 + h).max(f)));
+                        let f_next = (g + 1 + h).max(f);
+                        if max_depth.is_none_or(|max| f_next <= max) {
+                            rounds.offer((next, parent, f_next));
+                        }
                     }
                 }
             }

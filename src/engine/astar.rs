@@ -327,8 +327,10 @@ fn expand_chunk<P: Space>(
     if g >= MAX_G {
         return result;
     }
-    // Successors at the depth bound matter only if they are goals.
-    let last_layer = space.max_depth().is_some_and(|max| g + 1 >= max);
+    // Successors at the depth bound matter only if they are goals, and none whose f is above
+    // it is stored (a known solution's length less one prunes this way: [`super::Bounded`]).
+    let max_depth = space.max_depth();
+    let last_layer = max_depth.is_some_and(|max| g + 1 >= max);
     let goals_only = last_layer || expansion == Expansion::GoalsOnly;
     for &index in chunk {
         let state = visited.state(index);
@@ -346,7 +348,10 @@ fn expand_chunk<P: Space>(
                     best = best.min(space.tiebreak(&next));
                 }
             } else if let Some(h) = space.heuristic(&next) {
-                batch.push(next, index, g + 1, (g + 1 + h).max(f));
+                let f_next = (g + 1 + h).max(f);
+                if max_depth.is_none_or(|max| f_next <= max) {
+                    batch.push(next, index, g + 1, f_next);
+                }
             }
         }
         if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {

@@ -82,6 +82,9 @@ pub struct SearchControl {
     requested: Mutex<Option<Limit>>,
     /// The timely workers that run this level's searches; `None`: this process's threads.
     cluster: Option<Arc<Cluster>>,
+    /// Outside requests made before this control was created are not its own: a search that
+    /// follows a stopped one of the same level starts afresh.
+    requests_before: u64,
 }
 
 /// What a level's searches count, shared by a control and its [children](SearchControl::child).
@@ -91,6 +94,10 @@ struct Counters {
     expanded: AtomicU64,
     bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    /// Stops requested from outside ([`SearchControl::request_stop`]): how many so far, and the
+    /// last one's limit. Shared, so that a request made while a child search runs stops it.
+    requests: AtomicU64,
+    last_request: Mutex<Option<Limit>>,
 }
 
 impl SearchControl {
@@ -103,16 +110,17 @@ impl SearchControl {
     /// and freed its memory (a solution looked for after the optimal search stopped at a
     /// limit), so that the level's progress, states and peak memory include it while it runs.
     /// The child's limits are checked against those shared counts (its memory from zero), its
-    /// time from its own creation.
+    /// time from its own creation. It runs on the same backend as this one.
     pub fn child(&self, limits: Limits) -> Self {
         self.counters.bytes.store(0, Ordering::Relaxed);
-        Self::with_counters(limits, Arc::clone(&self.counters))
+        Self::with_counters(limits, Arc::clone(&self.counters)).on_cluster(self.cluster.clone())
     }
 
     fn with_counters(limits: Limits, counters: Arc<Counters>) -> Self {
         SearchControl {
             limits,
             started: Instant::now(),
+            requests_before: counters.requests.load(Ordering::Relaxed),
             counters,
             imminent_bytes: AtomicU64::new(0),
             depth: AtomicU64::new(0),
@@ -131,13 +139,6 @@ impl SearchControl {
     /// The cluster that runs this level's searches, if it is not this process's threads.
     pub fn cluster(&self) -> Option<&Arc<Cluster>> {
         self.cluster.as_ref()
-    }
-
-    /// A control with limits and counters of its own on the same backend as this one: for a
-    /// search a game runs as one step of its own (Bender's routes with pushes), whose counts it
-    /// adds to the level's itself.
-    pub fn sibling(&self, limits: Limits) -> Self {
-        Self::new(limits).on_cluster(self.cluster.clone())
     }
 
     pub fn unlimited() -> Self {
@@ -221,10 +222,28 @@ impl SearchControl {
         self.counters.bytes.load(Ordering::Relaxed)
     }
 
-    /// Asks the search to stop at its next check, reporting `limit`.
+    /// Asks the search to stop at its next check, reporting `limit`: this control's search, or
+    /// the [child](Self::child) search running for it.
     pub fn request_stop(&self, limit: Limit) {
-        *self.requested.lock().unwrap_or_else(|e| e.into_inner()) = Some(limit);
-        self.stopped.store(true, Ordering::Relaxed);
+        *self
+            .counters
+            .last_request
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(limit);
+        self.counters.requests.fetch_add(1, Ordering::Release);
+    }
+
+    /// The last stop requested from outside since this control was created.
+    fn outside_request(&self) -> Option<Limit> {
+        (self.counters.requests.load(Ordering::Acquire) > self.requests_before)
+            .then(|| {
+                *self
+                    .counters
+                    .last_request
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+            })
+            .flatten()
     }
 
     /// Checks every limit; once one is hit, every later call reports it too.
@@ -242,13 +261,15 @@ impl SearchControl {
 
     fn check_limits(&self, states_too: bool) -> Result<(), Limit> {
         // The lock is only taken once some stop was flagged.
-        let requested = if self.is_stopped() {
+        let requested = if self.stopped.load(Ordering::Relaxed) {
             *self.requested.lock().unwrap_or_else(|e| e.into_inner())
         } else {
             None
         };
         let limit = if requested.is_some() {
             requested
+        } else if let Some(outside) = self.outside_request() {
+            Some(outside)
         } else if interrupted() {
             Some(Limit::Interrupted(self.states()))
         } else if let Some(max) =
@@ -279,7 +300,9 @@ impl SearchControl {
     /// Whether some search of this level already hit a limit (cheap; for inner loops).
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed) || interrupted()
+        self.stopped.load(Ordering::Relaxed)
+            || interrupted()
+            || self.counters.requests.load(Ordering::Relaxed) > self.requests_before
     }
 
     /// Statistics of everything reported so far.

@@ -9,6 +9,7 @@
 //!   and its variant that expands the likeliest last-move states first.
 //! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
 //! - [`beam`]: beams that keep the best states of each layer: solutions without proof, fast.
+//! - [`bounded`]: a move budget laid over a space, so a known solution prunes an optimal search.
 //! - [`arena`] and [`visited`]: every state stored once, and the concurrent set of its index.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
 
@@ -17,11 +18,13 @@ pub mod astar;
 pub mod beam;
 pub mod bfs;
 pub mod bidirectional;
+pub mod bounded;
 pub mod control;
 pub mod visited;
 
 use std::hash::Hash;
 
+pub use bounded::Bounded;
 pub use control::{Limit, SearchControl, SearchOutcome, SearchStats};
 
 /// A state space searched by the engine: the one trait between a game and the engine.
@@ -66,8 +69,11 @@ pub trait Space: Sync {
         Some(0)
     }
 
-    /// Among the states [`astar::ordered_astar`] may find one move from a goal, those with
-    /// smaller values are expanded first (see there); the other searches ignore it. Default: 0.
+    /// A game's measure of the work left in `state` (gems on the board, fires burning), smaller
+    /// first: among the states [`astar::ordered_astar`] may find one move from a goal, those
+    /// with smaller values are expanded first, and a [`beam`] keeps states with smaller values
+    /// before those with a smaller heuristic (see there). The optimal searches' answers never
+    /// depend on it. Default: 0.
     #[inline]
     fn tiebreak(&self, _state: &Self::State) -> u32 {
         0
@@ -75,9 +81,10 @@ pub trait Space: Sync {
 
     /// The most moves a solution may have (a move budget), or `None` for no bound. [`bfs`] and
     /// [`astar`] stop, `Exhausted`, before expanding anything that could only lead to longer
-    /// solutions: [`bfs`] after layer `max_depth`, [`astar`] before the first f above it; and
-    /// of the states `max_depth` moves from the start they keep only the goals. [`bidirectional`]
-    /// ignores it. Default: `None`.
+    /// solutions: [`bfs`] after layer `max_depth`, [`astar`] before the first f above it (and
+    /// it stores no state whose f is above it); of the states `max_depth` moves from the start
+    /// they keep only the goals. [`bidirectional`] ignores it; [`Bounded`] lays one over any
+    /// space. Default: `None`.
     fn max_depth(&self) -> Option<u32> {
         None
     }

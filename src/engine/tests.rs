@@ -9,7 +9,7 @@ use super::beam;
 use super::bfs::{self, bfs, count_reachable};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
-use super::{Limit, SearchControl, SearchOutcome, Space};
+use super::{Bounded, Limit, SearchControl, SearchOutcome, Space};
 
 /// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.
 pub(crate) struct EightPuzzle {
@@ -303,6 +303,101 @@ fn a_depth_bound_keeps_solutions_within_it_and_excludes_longer_ones() {
     let bounded = Line { max_depth: Some(2) };
     assert_eq!(moves(bfs::bfs(&bounded, &ctl)), None);
     assert_eq!(ctl.states(), 3);
+}
+
+/// The path of a search that found one.
+fn found_path<S: std::fmt::Debug>(outcome: SearchOutcome<S>) -> Vec<S> {
+    match outcome {
+        SearchOutcome::Found(path) => path,
+        other => panic!("no path: {other:?}"),
+    }
+}
+
+#[test]
+fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
+    // The 8-puzzle's hardest position (31 moves). With a budget of 30 moves A* ends without a
+    // solution, which proves a known 31-move one optimal, and stores none of the states it
+    // would store unbounded whose f is above 30.
+    let space = EightPuzzle::new(HARDEST, true);
+    let run = |max_depth| {
+        let ctl = SearchControl::unlimited();
+        let outcome = match max_depth {
+            Some(max_depth) => astar(
+                &Bounded {
+                    space: &space,
+                    max_depth,
+                },
+                &ctl,
+            ),
+            None => astar(&space, &ctl),
+        };
+        (outcome, ctl.states())
+    };
+    let (free, all) = run(None);
+    assert_eq!(checked_length(&space, &found_path(free)), 31);
+    let (found, at_optimum) = run(Some(31));
+    assert_eq!(checked_length(&space, &found_path(found)), 31);
+    let (none, below) = run(Some(30));
+    assert_eq!(none, SearchOutcome::Exhausted);
+    assert!(
+        below < at_optimum && at_optimum < all,
+        "{below} {at_optimum} {all}"
+    );
+}
+
+#[test]
+fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
+    let level = SearchControl::unlimited();
+    let first = level.child(Limits::default());
+    assert!(!first.is_stopped());
+    // The harness's memory guard stops the level while `first` runs for it.
+    level.request_stop(Limit::Memory(1));
+    assert!(first.is_stopped());
+    assert_eq!(first.check(), Err(Limit::Memory(1)));
+    // A search started afterwards (the level's anytime search) runs, until asked again.
+    let second = level.child(Limits::default());
+    assert_eq!(second.check(), Ok(()));
+    assert_eq!(
+        found_path(astar(&EightPuzzle::new(HARDEST, true), &second)).len(),
+        32
+    );
+    level.request_stop(Limit::Memory(2));
+    assert_eq!(second.check(), Err(Limit::Memory(2)));
+    // A child's own limits are its own: the level is not stopped by them.
+    let third = level.child(Limits {
+        max_states: Some(1),
+        ..Limits::default()
+    });
+    assert_eq!(third.check(), Err(Limit::States(1)));
+    assert_eq!(level.child(Limits::default()).check(), Ok(()));
+}
+
+/// Numbers from 0, each move +1 or +3, up to 30; the goal is 30. The heuristic says nothing
+/// (0); the work left (`tiebreak`) is the distance to 30.
+struct Ranked;
+
+impl Space for Ranked {
+    type State = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+        out.extend([state + 1, state + 3].into_iter().filter(|&s| s <= 30));
+    }
+    fn is_goal(&self, state: &u32) -> bool {
+        *state == 30
+    }
+    fn tiebreak(&self, state: &u32) -> u32 {
+        30 - state
+    }
+}
+
+#[test]
+fn a_beam_keeps_the_states_with_the_least_work_left() {
+    // A beam of one keeps the largest number of each layer: +3 ten times.
+    let ctl = SearchControl::unlimited();
+    let found = found_path(beam::beam(&Ranked, 1, &ctl).outcome);
+    assert_eq!(found, (0..=30).step_by(3).collect::<Vec<_>>());
 }
 
 /// States fanning out a thousandfold per move, without a goal: the second layer (or A* bucket)

@@ -26,6 +26,11 @@ impl Dir {
         }
     }
 
+    /// An arrow pointing this way on a grid drawn rows down.
+    pub fn arrow(self) -> &'static str {
+        ["↑", "↓", "←", "→"][self.index()]
+    }
+
     pub fn letter(self) -> char {
         ['U', 'D', 'L', 'R'][self.index()]
     }

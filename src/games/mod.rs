@@ -16,6 +16,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 use crate::engine::SearchControl;
+use crate::show::Frame;
 
 /// The games frontier knows, by their command-line ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,6 +157,16 @@ impl Verdict {
     }
 }
 
+/// A level drawn, or a solution replayed by the rules and drawn after every move (`frontier
+/// show`).
+pub struct Replay {
+    /// The start, then the states the replay passed through (up to the first illegal move).
+    pub frames: Vec<Frame>,
+    /// What the replay concluded, exactly as [`Game::check`] says it; `None` without a
+    /// solution.
+    pub verdict: Option<Result<Verdict, String>>,
+}
+
 /// What the harness needs from a game.
 pub trait Game: 'static {
     const ID: GameId;
@@ -184,4 +195,8 @@ pub trait Game: 'static {
 
     /// Replays a solution with the rules alone, no search.
     fn check(level: &Self::Level, solution: &str) -> Result<Verdict, String>;
+
+    /// Draws the level, and with a solution every state that the replay of [`Game::check`]
+    /// passes through (each game's `draw.rs`).
+    fn show(level: &Self::Level, solution: Option<&str>) -> Replay;
 }

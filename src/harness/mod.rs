@@ -6,10 +6,12 @@
 //! - [`results`]: the results CSV, written atomically, and read back.
 //! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
 //! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
+//! - [`gallery`]: the report's animations of every solved level.
 
 pub mod batch;
 pub mod compare;
 pub mod discover;
+pub mod gallery;
 pub mod provenance;
 pub mod registry;
 pub mod report;
@@ -22,7 +24,7 @@ use registry::LevelTask;
 use results::Row;
 
 use crate::engine::SearchControl;
-use crate::games::{GameId, Source, Verdict};
+use crate::games::{GameId, Replay, Source, Verdict};
 
 /// Parses every file into its levels, in order; a file that could not be read is one level
 /// that ends as an `error` row.
@@ -104,6 +106,10 @@ impl LevelTask for Unreadable {
     }
 
     fn check(&self, _solution: &str) -> Result<Verdict, String> {
+        Err(self.detail.clone())
+    }
+
+    fn show(&self, _solution: Option<&str>) -> Result<Replay, String> {
         Err(self.detail.clone())
     }
 }

@@ -14,7 +14,7 @@ use crate::games::golf_peaks::GolfPeaks;
 use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
-use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Replay, Source, Verdict};
 
 /// A game's file recognition and loading, as plain functions.
 #[derive(Clone, Copy)]
@@ -63,6 +63,8 @@ pub trait LevelTask: Send + Sync {
     fn solve(&self, ctl: &SearchControl) -> Row;
     /// Replays a solution (`frontier check`).
     fn check(&self, solution: &str) -> Result<Verdict, String>;
+    /// Draws the level, and a solution replayed step by step (`frontier show`).
+    fn show(&self, solution: Option<&str>) -> Result<Replay, String>;
 }
 
 struct Task<G: Game> {
@@ -150,6 +152,13 @@ impl<G: Game> LevelTask for Task<G> {
     fn check(&self, solution: &str) -> Result<Verdict, String> {
         match &self.level {
             Ok(level) => G::check(level, solution),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn show(&self, solution: Option<&str>) -> Result<Replay, String> {
+        match &self.level {
+            Ok(level) => Ok(G::show(level, solution)),
             Err(e) => Err(e.to_string()),
         }
     }

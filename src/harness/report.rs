@@ -3,11 +3,14 @@
 //! and game: levels, solved / optimal / unsolvable / limit / error, states, time, the slowest
 //! levels, and the verdict against the file's baseline); then each file's before/after
 //! comparison with its baseline (`--baseline DIR`, or the first of exactly two files); then,
-//! per file and game, states explored, time and states per second for every level.
+//! per file and game, states explored, time and states per second for every level; last, the
+//! gallery: every solved level's solution as a small animation ([`super::gallery`]), still
+//! until the pointer is on it.
 
 use std::fmt::Write;
 
 use super::compare::{self, Tolerance};
+use super::gallery::{self, Animation};
 use super::results::{Row, Status};
 
 /// One results file and the name to show for it.
@@ -23,8 +26,8 @@ pub struct Compared<'a> {
     pub baseline: Option<(Named<'a>, Tolerance)>,
 }
 
-/// The whole page.
-pub fn html(files: &[Compared]) -> String {
+/// The whole page, with the gallery's animations (none: no gallery).
+pub fn html(files: &[Compared], animations: &[Animation]) -> String {
     let mut out = String::new();
     out.push_str(concat!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
@@ -35,6 +38,11 @@ pub fn html(files: &[Compared]) -> String {
         "td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}th{background:#f4f4f4}",
         "td:first-child,th:first-child{text-align:left}svg{display:block;margin:4px 0 12px}",
         ".bad{color:#b00}.good{color:#070}pre{background:#f8f8f8;padding:8px;overflow-x:auto}",
+        ".gallery{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start}",
+        ".gallery figure{margin:0;padding:4px;border:1px solid #ddd;background:#fafafa}",
+        ".gallery svg{margin:0;max-width:300px;max-height:300px;width:auto;height:auto}",
+        ".gallery svg:not(:hover) *{animation-play-state:paused}",
+        "figcaption{font-size:12px;color:#555}.note{font-size:12px;color:#777}",
         "</style></head><body>\n<h1>frontier report</h1>\n"
     ));
     summary(&mut out, files);
@@ -45,6 +53,9 @@ pub fn html(files: &[Compared]) -> String {
     }
     for compared in files {
         overview(&mut out, &compared.file);
+    }
+    if !animations.is_empty() {
+        gallery_section(&mut out, animations);
     }
     out.push_str("</body></html>\n");
     out
@@ -181,6 +192,61 @@ fn overview(out: &mut String, file: &Named) {
             "/s",
             None,
         ));
+    }
+}
+
+/// The solved levels' animations, per file and game.
+fn gallery_section(out: &mut String, animations: &[Animation]) {
+    let shown = animations.iter().filter(|a| a.svg.is_some()).count();
+    let bytes: usize = animations
+        .iter()
+        .filter_map(|a| a.svg.as_ref())
+        .map(String::len)
+        .sum();
+    let _ = writeln!(
+        out,
+        "<h2>Solutions</h2>\n<p>Every solved level's solution, replayed by the game's rules. Each picture shows the start; point at it to play the solution (it loops). {shown} of {} animations are on this page ({} KiB); the page holds none over {} KiB and at most {} MiB of them in all. <code>frontier show --svg FILE LEVEL SOLUTION</code> draws any of them full size.</p>",
+        animations.len(),
+        bytes >> 10,
+        gallery::MAX_ANIMATION_BYTES >> 10,
+        gallery::MAX_GALLERY_BYTES >> 20,
+    );
+    let mut groups: Vec<(&str, &str, Vec<&Animation>)> = Vec::new();
+    for a in animations {
+        match groups
+            .iter_mut()
+            .find(|(file, game, _)| *file == a.file && *game == a.game)
+        {
+            Some((_, _, list)) => list.push(a),
+            None => groups.push((&a.file, &a.game, vec![a])),
+        }
+    }
+    for (file, game, list) in groups {
+        let _ = writeln!(
+            out,
+            "<h3>{} — {} ({} solved)</h3>\n<div class=\"gallery\">",
+            escape(file),
+            escape(game),
+            list.len()
+        );
+        for a in list.iter().filter(|a| a.svg.is_some()) {
+            let moves = a.moves.map(|m| format!(", {m} moves")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "<figure>{}<figcaption>{}{moves}</figcaption></figure>",
+                a.svg.as_deref().unwrap_or_default(),
+                escape(&a.level)
+            );
+        }
+        out.push_str("</div>\n");
+        for a in list.iter().filter(|a| a.svg.is_none()) {
+            let _ = writeln!(
+                out,
+                "<p class=\"note\">{}: {}</p>",
+                escape(&a.level),
+                escape(&a.note)
+            );
+        }
     }
 }
 
@@ -497,13 +563,16 @@ mod tests {
             row("golf-peaks", "1-1", 100, 0.5),
             row("sliding-blocks", "<script>", 5_000_000, 900.0),
         ];
-        let page = html(&[Compared {
-            file: Named {
-                name: "a.csv",
-                rows: &rows,
-            },
-            baseline: None,
-        }]);
+        let page = html(
+            &[Compared {
+                file: Named {
+                    name: "a.csv",
+                    rows: &rows,
+                },
+                baseline: None,
+            }],
+            &[],
+        );
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(
             !page.contains("<script"),
@@ -524,10 +593,13 @@ mod tests {
             row("bender4", "maze", 7, 2.0),
         ];
         let named = |name, rows| Named { name, rows };
-        let page = html(&[Compared {
-            file: named("after.csv", &after),
-            baseline: Some((named("before.csv", &before), Tolerance::default())),
-        }]);
+        let page = html(
+            &[Compared {
+                file: named("after.csv", &after),
+                baseline: Some((named("before.csv", &before), Tolerance::default())),
+            }],
+            &[],
+        );
         assert!(page.contains("REGRESSED: before.csv -&gt; after.csv"));
         // The summary comes first, one row per game, each with its verdict.
         let summary = &page[page.find("<h2>Summary").unwrap()..page.find("<pre").unwrap()];
@@ -541,6 +613,44 @@ mod tests {
         );
         assert!(summary.contains("1-1 (150 ms)"), "{summary}");
         assert_eq!(page.matches("<svg").count(), 2 + 3 + 3);
+    }
+
+    #[test]
+    fn the_gallery_embeds_animations_paused_and_lists_those_left_out() {
+        let rows = vec![row("golf-peaks", "1-1", 100, 0.5)];
+        let animation = |level: &str, svg: Option<&str>| Animation {
+            file: "a.csv".into(),
+            game: "golf-peaks".into(),
+            level: level.into(),
+            moves: Some(3),
+            svg: svg.map(String::from),
+            note: if svg.is_none() {
+                "not embedded: 300 KiB".into()
+            } else {
+                String::new()
+            },
+        };
+        let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\"><use href=\"#g1-0\"/></svg>";
+        let page = html(
+            &[Compared {
+                file: Named {
+                    name: "a.csv",
+                    rows: &rows,
+                },
+                baseline: None,
+            }],
+            &[animation("1-1", Some(picture)), animation("<2-2>", None)],
+        );
+        let gallery = &page[page.find("<h2>Solutions").expect("a gallery")..];
+        assert!(
+            gallery.contains("1 of 2 animations are on this page"),
+            "{gallery}"
+        );
+        assert!(gallery.contains(&format!("<figure>{picture}<figcaption>1-1, 3 moves")));
+        assert!(gallery.contains("<p class=\"note\">&lt;2-2&gt;: not embedded: 300 KiB</p>"));
+        // Still until pointed at; nothing fetched.
+        assert!(page.contains(".gallery svg:not(:hover) *{animation-play-state:paused}"));
+        assert!(!page.contains("src=") && !page.contains("href=\"http"));
     }
 
     #[test]

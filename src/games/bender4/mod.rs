@@ -4,11 +4,13 @@
 //! - [`rules`]: board tables and one move (§2.1), the single source of truth for moves.
 //! - [`program`]: program lines, the call-stack interpreter and the win/loss timeline (§2.2–2.3).
 //! - [`notation`]: `check`, replaying a program line with the rules alone.
+//! - [`draw`]: pictures of the map and of a program's run, step by step (`frontier show`).
 //! - [`routes`]: the (cell, field mask) graph without pushes: shortest route, distance table.
 //! - [`rng`]: the deterministic random numbers of the searches.
 
 pub mod anneal;
 pub mod compress;
+pub mod draw;
 pub mod judge;
 pub mod level;
 pub mod notation;
@@ -25,7 +27,7 @@ mod tests;
 use std::path::Path;
 
 use crate::engine::SearchControl;
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 pub use rng::Rng;
 use rules::Board;
 
@@ -74,5 +76,9 @@ impl Game for Bender4 {
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::check(&level.board, solution)
+    }
+
+    fn show(level: &Level, solution: Option<&str>) -> Replay {
+        draw::replay(level, solution)
     }
 }

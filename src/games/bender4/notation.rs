@@ -1,20 +1,33 @@
 //! The checker: a program line replayed by the referee's rules alone ([`super::program::run`]),
 //! independent of every search structure.
 
-use super::program::{Loss, LossReport, Machine, Outcome, Program, run};
-use super::rules::Board;
+use super::program::{Loss, LossReport, Machine, Outcome, Program, Step, run, run_seen};
+use super::rules::{Board, Pos};
 use crate::games::Verdict;
 
 /// Replays `line` on `board`: `won in N steps, score S`, or why it loses. One trailing line
 /// break is not part of the program (the referee reads one line).
 pub fn check(board: &Board, line: &str) -> Result<Verdict, String> {
-    let line = line
-        .strip_suffix('\n')
+    check_seen(board, line, |_, _| {})
+}
+
+/// The program of a solution: the line without one trailing line break.
+pub fn program_line(line: &str) -> &str {
+    line.strip_suffix('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .unwrap_or(line);
+        .unwrap_or(line)
+}
+
+/// [`check`], showing `seen` the start and every step ([`run_seen`]).
+pub fn check_seen(
+    board: &Board,
+    line: &str,
+    seen: impl FnMut(Option<&Step>, &Pos),
+) -> Result<Verdict, String> {
+    let line = program_line(line);
     let program = Program::parse(line)?;
     let mut pos = board.start_pos();
-    match run(board, &program, &mut Machine::default(), &mut pos) {
+    match run_seen(board, &program, &mut Machine::default(), &mut pos, seen) {
         Outcome::Won { steps } => Ok(Verdict {
             moves: u64::from(steps),
             score: program.len() as u64,

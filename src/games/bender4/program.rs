@@ -223,7 +223,31 @@ impl Outcome {
 
 /// Runs `code` from the board's start (T1–T3). `machine` and `pos` are reused buffers.
 pub fn run(board: &Board, code: &impl Code, machine: &mut Machine, pos: &mut Pos) -> Outcome {
+    run_seen(board, code, machine, pos, |_, _| {})
+}
+
+/// One step of a run, as [`run_seen`] shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The step's number, from 1.
+    pub step: u32,
+    pub action: Action,
+    /// The piece and the position in it that the step read first: the character it ran, or
+    /// the piece's end for a return.
+    pub read: Option<(u8, u16)>,
+}
+
+/// [`run`], showing `seen` the start (with `None`) and the position after every step the
+/// program takes, the losing one included (`frontier show` draws them).
+pub fn run_seen(
+    board: &Board,
+    code: &impl Code,
+    machine: &mut Machine,
+    pos: &mut Pos,
+    mut seen: impl FnMut(Option<&Step>, &Pos),
+) -> Outcome {
     board.reset(pos);
+    seen(None, pos);
     machine.reset(code);
     if code.pieces() == 0 {
         return Outcome::Lost {
@@ -239,13 +263,21 @@ pub fn run(board: &Board, code: &impl Code, machine: &mut Machine, pos: &mut Pos
     }
     for step in 1..=LAST_WINNING_STEP {
         let lost = |why| Outcome::Lost { step, why };
-        let dir = match machine.next(code) {
+        let mut read = None;
+        let action = machine.next_traced(code, &mut |piece, at| {
+            read.get_or_insert((piece, at));
+        });
+        let dir = match action {
             Action::Move(dir) => dir,
-            Action::Nothing | Action::Call | Action::Return => continue,
+            Action::Nothing | Action::Call | Action::Return => {
+                seen(Some(&Step { step, action, read }), pos);
+                continue;
+            }
             Action::Missing(k) => return lost(Loss::Missing(k)),
             Action::End => return lost(Loss::Ended),
         };
         let effect = board.step(pos, dir);
+        seen(Some(&Step { step, action, read }), pos);
         if effect == Effect::Blocked {
             continue;
         }

@@ -169,22 +169,20 @@ enum PushRoute {
     Unknown(String),
 }
 
-/// A shortest route with pushes, searched by the engine's A* within `max_states`.
+/// A shortest route with pushes, searched by the engine's A* within `max_states` more states,
+/// or as many as the user's `--max-states` allows when one is given (the user's limit is the
+/// budget then, larger or smaller). It counts into the level's states and progress as it runs.
 fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute {
     let Some(space) = PushSpace::new(board, 1) else {
         return PushRoute::Unknown("the map's states with pushes do not fit 128 bits".into());
     };
     let user = ctl.limits();
     let limits = Limits {
-        max_states: Some(user.max_states.map_or(max_states, |m| m.min(max_states))),
+        max_states: Some(user.max_states.unwrap_or(ctl.states() + max_states)),
         timeout: user.timeout.map(|t| t.saturating_sub(ctl.elapsed())),
-        max_bytes: user.max_bytes,
-        anytime: user.anytime,
+        ..user
     };
-    let inner = ctl.sibling(limits);
-    let outcome = astar(&space, &inner);
-    ctl.add(inner.states(), inner.expanded());
-    ctl.set_bytes(inner.peak_bytes());
+    let outcome = astar(&space, &ctl.child(limits));
     match outcome {
         SearchOutcome::Found(path) => PushRoute::Found(space.moves(&path)),
         SearchOutcome::Exhausted => PushRoute::None,

@@ -7,7 +7,9 @@
 //!   the flag, the state packed into one `u64`, and the engine's search space (breadth-first:
 //!   every play costs 1; successors that cannot reach the flag with the cards left are cut).
 //! - [`notation`]: reading and replaying `1/2-↘ 1-↗` solutions.
+//! - [`draw`]: pictures of the level and of a replayed solution (`frontier show`).
 
+pub mod draw;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -21,7 +23,7 @@ use std::path::Path;
 use space::GolfSpace;
 
 use crate::engine::{SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::bfs;
 
 pub use level::Level;
@@ -84,5 +86,9 @@ impl Game for GolfPeaks {
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::replay(level, solution).map(Verdict::moves)
+    }
+
+    fn show(level: &Level, solution: Option<&str>) -> Replay {
+        draw::replay(level, solution)
     }
 }

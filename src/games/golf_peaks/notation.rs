@@ -2,7 +2,7 @@
 //! simulator alone, independently of the search's packed states.
 
 use super::level::{Level, parse_card};
-use super::rules::Dir;
+use super::rules::{Dir, Position};
 
 /// Replays a solution and returns its number of plays.
 ///
@@ -10,9 +10,20 @@ use super::rules::Dir;
 /// count); every play must be legal; no play may follow the one that solves the level; the
 /// ball must end on the flag. The empty solution is never valid.
 pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
+    replay_seen(level, solution, |_, _, _| {})
+}
+
+/// [`replay`], showing `seen` the start (with `None`) and every legal play: the position, the
+/// play's token and the copies of each hand card still to play.
+pub fn replay_seen(
+    level: &Level,
+    solution: &str,
+    mut seen: impl FnMut(&Position, Option<&str>, &[u32]),
+) -> Result<u64, String> {
     let board = &level.board;
     let mut position = board.start_position();
     let mut left: Vec<u32> = level.hand.iter().map(|c| c.count).collect();
+    seen(&position, None, &left);
     let mut moves = 0;
     for (index, token) in solution.split_whitespace().enumerate() {
         let n = index + 1;
@@ -45,6 +56,7 @@ pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
                 )
             })?;
         moves += 1;
+        seen(&position, Some(token), &left);
     }
     if moves == 0 {
         return Err("empty solution: the ball is not on the flag".into());

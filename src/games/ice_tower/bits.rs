@@ -85,6 +85,18 @@ impl<const N: usize> Bits<N> {
             .map(|i| i * 64 + 63 - self.0[i].leading_zeros() as usize)
     }
 
+    /// The `width` bits (at most 64) from index `offset`, as the low bits of a word.
+    #[inline]
+    pub fn get(&self, offset: usize, width: usize) -> u64 {
+        get_field(&self.0, offset, width)
+    }
+
+    /// Sets the `width` bits (at most 64) from index `offset` to the low bits of `value`.
+    #[inline]
+    pub fn put(&mut self, offset: usize, width: usize, value: u64) {
+        put_field(&mut self.0, offset, width, value)
+    }
+
     /// The indices in increasing order.
     #[inline]
     pub fn ones(self) -> Ones<N> {
@@ -277,8 +289,8 @@ impl<const N: usize> FireSet for Bits<N> {
     }
 }
 
-/// A packed search state: `K` words holding bit fields (see `space::KeyLayout`). Serialisable
-/// for the distributed backend, which sends states between workers.
+/// A packed search state: `K` words holding bit fields (see [`super::keys::KeyLayout`]).
+/// Serialisable for the distributed backend, which sends states between workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Key<const K: usize>(#[serde(with = "BigArray")] pub [u64; K]);
 
@@ -288,25 +300,13 @@ impl<const K: usize> Key<K> {
     /// The `width` bits (at most 64) at bit `offset`.
     #[inline]
     pub fn get(&self, offset: usize, width: usize) -> u64 {
-        let (w, s) = (offset / 64, offset % 64);
-        let mut v = self.0[w] >> s;
-        if s + width > 64 {
-            v |= self.0[w + 1] << (64 - s);
-        }
-        v & mask(width)
+        get_field(&self.0, offset, width)
     }
 
     /// Sets the `width` bits (at most 64) at bit `offset` to `value`.
     #[inline]
     pub fn put(&mut self, offset: usize, width: usize, value: u64) {
-        let (w, s) = (offset / 64, offset % 64);
-        let m = mask(width);
-        let value = value & m;
-        self.0[w] = self.0[w] & !(m << s) | value << s;
-        if s + width > 64 {
-            let spill = 64 - s;
-            self.0[w + 1] = self.0[w + 1] & !(m >> spill) | value >> spill;
-        }
+        put_field(&mut self.0, offset, width, value)
     }
 
     #[inline]
@@ -336,6 +336,30 @@ impl<const K: usize> Key<K> {
             self.put(offset + done, take, bits.0[done / 64]);
             done += take;
         }
+    }
+}
+
+/// The `width` bits (at most 64) of `words` at bit `offset`.
+#[inline]
+fn get_field(words: &[u64], offset: usize, width: usize) -> u64 {
+    let (w, s) = (offset / 64, offset % 64);
+    let mut v = words[w] >> s;
+    if s + width > 64 {
+        v |= words[w + 1] << (64 - s);
+    }
+    v & mask(width)
+}
+
+/// Sets the `width` bits (at most 64) of `words` at bit `offset` to `value`.
+#[inline]
+fn put_field(words: &mut [u64], offset: usize, width: usize, value: u64) {
+    let (w, s) = (offset / 64, offset % 64);
+    let m = mask(width);
+    let value = value & m;
+    words[w] = words[w] & !(m << s) | value << s;
+    if s + width > 64 {
+        let spill = 64 - s;
+        words[w + 1] = words[w + 1] & !(m >> spill) | value >> spill;
     }
 }
 

@@ -5,8 +5,10 @@
 //! - [`rules`]: the simulator (walking, pushes, slides, recyclers, golden ice, arrows): the
 //!   single source of truth, used by `check` and by the reference space.
 //! - [`notation`]: reading and writing `r,c,D` pushes, and the checker.
+//! - [`draw`]: pictures of the level and of a replayed solution (`frontier show`).
 //! - [`bits`], [`board`]: board bit sets, packed keys, the cropped cell numbering and the
 //!   precomputed rays and neighbourhoods.
+//! - [`keys`]: the key layout, each field sized to what it can hold.
 //! - [`space`]: the packed search space of levels without arrows (the fast path).
 //! - [`bounds`]: relaxed push distances, dead states and the admissible bound for A*.
 //! - [`runs`]: the golden-run bound (golden blocks alternate row and column runs).
@@ -15,6 +17,8 @@
 pub mod bits;
 pub mod board;
 pub mod bounds;
+pub mod draw;
+pub mod keys;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -29,15 +33,17 @@ use std::path::Path;
 use std::time::Duration;
 
 use board::{MAX_WORDS, Numbering};
+use keys::KeyLayout;
 use level::Puzzle;
 use rules::{Dir, Ice};
 use sim_space::SimSpace;
-use space::{IceSpace, KeyLayout};
+use space::IceSpace;
 
+use crate::distributed::Portable;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
-use crate::engine::{SearchControl, SearchOutcome, Space};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::engine::{Bounded, SearchControl, SearchOutcome, Space};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 
 pub struct IceTower;
@@ -72,8 +78,9 @@ impl Game for IceTower {
                 _ => solve_arrows::<13>(puzzle, ctl),
             };
         }
-        // Board words N and key words K: K lies in N..=3N+1 (a key holds the regular ice as a
-        // board set and at most two more board-sized fields), so four sizes per N cover all.
+        // Board words N and key words K: K is at most 3N+1 (a key holds regular ice, golden ice
+        // and fires, each at most a board set, and the magician), so four sizes per N cover
+        // all; a smaller K takes the first size that fits.
         let (n, k) = (Numbering::new(&puzzle.grid).words(), keys.words());
         macro_rules! by_size {
             ($(($n:literal, $($k:literal)*))*) => {
@@ -88,6 +95,10 @@ impl Game for IceTower {
 
     fn check(puzzle: &Puzzle, solution: &str) -> Result<Verdict, String> {
         notation::replay(puzzle, solution).map(Verdict::moves)
+    }
+
+    fn show(puzzle: &Puzzle, solution: Option<&str>) -> Replay {
+        draw::replay(puzzle, solution)
     }
 }
 
@@ -106,44 +117,48 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
         .iter()
         .filter(|&&t| t == rules::Tile::Fire)
         .count();
-    KeyLayout::new(&num, golden, fires)
+    KeyLayout::new(&puzzle.grid, &num, golden, fires)
 }
 
 /// Optimal A* over the packed space with `N`-word boards and `K`-word keys.
 fn solve_packed<const N: usize, const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = IceSpace::<N, K>::new(puzzle);
-    answer(&space, astar(&space, ctl), ctl, |path| {
-        space.pushes_of(path)
-    })
+    solve_space(&space, ctl, |path| space.pushes_of(path))
 }
 
 /// Optimal A* over the simulator's space, the magician's exact cell kept (X8).
 fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
     let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
-    answer(&space, astar(&space, ctl), ctl, |path| {
-        space.pushes_of(path)
-    })
+    solve_space(&space, ctl, |path| space.pushes_of(path))
 }
 
-/// How long the search for some solution may run once the optimal search stopped at a limit,
-/// unless the user says otherwise (`--anytime`); at most the level's `--timeout` again.
+/// The width of the beam that looks for a first solution before the optimal search.
+const FIRST_BEAM_WIDTH: usize = 1_000;
+/// How long the search for a better solution may run once the optimal search stopped at a
+/// limit, unless the user says otherwise (`--anytime`); at most the level's `--timeout` again.
 const ANYTIME_BUDGET: Duration = Duration::from_secs(60);
 /// The memory it may use.
 const ANYTIME_MEMORY: u64 = 4 << 30;
-/// Its first beam width (each next one three times wider).
-const ANYTIME_FIRST_WIDTH: usize = 1_000;
 
-/// The answer of a search outcome, its path written as pushes. A search stopped by a limit
-/// still proves something: A* had expanded every state with a smaller f than the one it was
-/// working on (`ctl.depth()`), so no solution is shorter than that. It then still deserves a
-/// solution: beams over the same space ([`beam::anytime`]) look for one, and the row is
-/// `solved`, not optimal, with the optimum's bounds.
-fn answer<P: Space>(
+/// Solves a level in three steps:
+/// 1. A narrow beam ([`beam::beam`], fires burning first) looks for some solution. On a small
+///    level it never drops a state, and then it was a breadth-first search: its answer is the
+///    optimum (or proves there is none).
+/// 2. A* proves the optimum. A solution of `n` pushes from the beam prunes it ([`Bounded`]):
+///    nothing with f above `n − 1` is stored, and A* ending without a shorter solution proves
+///    the beam's optimal.
+/// 3. When a limit stops A*, it has still proven something: every state with a smaller f than
+///    the one it was working on (`ctl.depth()`) was expanded, so no solution is shorter. Beams
+///    of growing width ([`beam::anytime`]) then look for a better solution than the first
+///    beam's, and the row is `solved`, not optimal, with the optimum's bounds.
+fn solve_space<P: Space>(
     space: &P,
-    outcome: SearchOutcome<P::State>,
     ctl: &SearchControl,
     pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
-) -> Answer {
+) -> Answer
+where
+    P::State: Portable,
+{
     let solved = |path: &[P::State], optimal: bool, detail: String| {
         let pushes: Vec<notation::Push> = pushes_of(path)
             .into_iter()
@@ -158,41 +173,66 @@ fn answer<P: Space>(
             detail,
         }
     };
-    match outcome {
-        SearchOutcome::Found(path) => solved(&path, true, String::new()),
-        SearchOutcome::Exhausted => Answer::Unsolvable,
-        SearchOutcome::Stopped(limit) if control::interrupted() => Answer::Limit(format!(
-            "{limit}; no solution has fewer than {} pushes",
-            ctl.depth()
-        )),
-        SearchOutcome::Stopped(limit) => {
-            let lower = ctl.depth();
-            // The user's budget, or the default; at most as long again as the timeout.
-            let limits = ctl.limits();
-            let budget = limits.anytime.unwrap_or(ANYTIME_BUDGET);
-            let budget = limits.timeout.map_or(budget, |t| t.min(budget));
-            // Counted into the level's states (and progress) as it runs.
-            let anytime_ctl = ctl.child(Limits {
-                timeout: Some(budget),
-                max_bytes: Some(ANYTIME_MEMORY),
-                ..Limits::default()
-            });
-            let found = beam::anytime(space, ANYTIME_FIRST_WIDTH, lower, budget, &anytime_ctl);
-            match found {
-                // Proven shortest: by a beam that dropped nothing, or by the lower bound.
-                Some((path, true)) => solved(&path, true, String::new()),
-                Some((path, false)) => {
-                    let upper = path.len() - 1;
-                    solved(
-                        &path,
-                        false,
-                        format!("{limit}; optimum between {lower} and {upper} pushes"),
-                    )
-                }
-                None => Answer::Limit(format!(
-                    "{limit}; no solution has fewer than {lower} pushes"
-                )),
-            }
+    // Counted into the level's states (and progress) as it runs; its width bounds its memory.
+    let first = beam::beam(space, FIRST_BEAM_WIDTH, &ctl.child(Limits::default()));
+    let known = match first.outcome {
+        SearchOutcome::Found(path) if first.exact => return solved(&path, true, String::new()),
+        SearchOutcome::Exhausted if first.exact => return Answer::Unsolvable,
+        SearchOutcome::Found(path) => Some(path),
+        _ => None,
+    };
+    let outcome = match &known {
+        Some(path) => {
+            let max_depth = (path.len() - 2) as u32;
+            astar(&Bounded { space, max_depth }, ctl)
         }
+        None => astar(space, ctl),
+    };
+    let limit = match outcome {
+        SearchOutcome::Found(path) => return solved(&path, true, String::new()),
+        SearchOutcome::Exhausted => {
+            return match known {
+                Some(path) => solved(&path, true, String::new()),
+                None => Answer::Unsolvable,
+            };
+        }
+        SearchOutcome::Stopped(limit) => limit,
+    };
+    let lower = ctl.depth();
+    let mut best = known;
+    if !control::interrupted() {
+        // The user's budget, or the default; at most as long again as the timeout.
+        let limits = ctl.limits();
+        let budget = limits.anytime.unwrap_or(ANYTIME_BUDGET);
+        let budget = limits.timeout.map_or(budget, |t| t.min(budget));
+        let anytime_ctl = ctl.child(Limits {
+            timeout: Some(budget),
+            max_bytes: Some(ANYTIME_MEMORY),
+            ..Limits::default()
+        });
+        let wider = 3 * FIRST_BEAM_WIDTH;
+        match beam::anytime(space, wider, lower, budget, &anytime_ctl) {
+            // Proven shortest: by a beam that dropped nothing, or by the lower bound.
+            Some((path, true)) => return solved(&path, true, String::new()),
+            Some((path, false)) if best.as_ref().is_none_or(|b| path.len() < b.len()) => {
+                best = Some(path);
+            }
+            _ => {}
+        }
+    }
+    match best {
+        Some(path) if path.len() as u64 - 1 <= lower => solved(&path, true, String::new()),
+        // Answers found after an interrupt are dropped by the harness; only the bound stands.
+        Some(path) if !control::interrupted() => {
+            let upper = path.len() - 1;
+            solved(
+                &path,
+                false,
+                format!("{limit}; optimum between {lower} and {upper} pushes"),
+            )
+        }
+        _ => Answer::Limit(format!(
+            "{limit}; no solution has fewer than {lower} pushes"
+        )),
     }
 }

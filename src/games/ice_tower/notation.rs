@@ -1,7 +1,7 @@
 //! The push notation `r,c,D` (spec §3) and the checker that replays it on the simulator.
 
 use super::level::Puzzle;
-use super::rules::{Dir, Grid, Position, PushError};
+use super::rules::{Dir, Grid, Position, PushError, SlideEnd};
 
 /// One push: the block's cell and the direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,9 +48,20 @@ pub fn format(pushes: &[Push]) -> String {
 /// parse, every push must be legal (P1, X5, X7), and no fire may burn at the end (G1). A push
 /// after the last fire went out is rejected: the level is over then.
 pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
+    replay_seen(puzzle, solution, |_, _| {})
+}
+
+/// [`replay`], showing `seen` the start (with `None`) and the position after every legal push,
+/// with the push and where its block ended.
+pub fn replay_seen(
+    puzzle: &Puzzle,
+    solution: &str,
+    mut seen: impl FnMut(&Position, Option<(Push, SlideEnd)>),
+) -> Result<u64, String> {
     let grid = &puzzle.grid;
     let mut pos = puzzle.start.clone();
     let mut moves = 0;
+    seen(&pos, None);
     for (index, token) in solution.split_whitespace().enumerate() {
         let n = index + 1;
         let push = Push::parse(token).ok_or_else(|| {
@@ -62,8 +73,10 @@ pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
                 n - 1
             ));
         }
-        pos = apply(grid, &pos, push).map_err(|why| format!("move {n} ({push}): {why}"))?;
+        let end;
+        (pos, end) = apply(grid, &pos, push).map_err(|why| format!("move {n} ({push}): {why}"))?;
         moves += 1;
+        seen(&pos, Some((push, end)));
     }
     if pos.is_solved() {
         Ok(moves)
@@ -77,8 +90,9 @@ pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
     }
 }
 
-/// One push on the simulator, with the reason in words when it is illegal.
-pub fn apply(grid: &Grid, pos: &Position, push: Push) -> Result<Position, String> {
+/// One push on the simulator, with the reason in words when it is illegal: the position after
+/// it and where the block ended.
+pub fn apply(grid: &Grid, pos: &Position, push: Push) -> Result<(Position, SlideEnd), String> {
     let Push { row, col, dir } = push;
     if row >= grid.height || col >= grid.width {
         return Err(format!("{row},{col} is outside the grid"));
@@ -90,7 +104,7 @@ pub fn apply(grid: &Grid, pos: &Position, push: Push) -> Result<Position, String
     };
     let reachable = grid.reachable(pos);
     match grid.push(pos, &reachable, block, dir) {
-        Ok((next, _)) => Ok(next),
+        Ok(done) => Ok(done),
         Err(PushError::NoIce) => Err(format!("no ice at {row},{col}")),
         Err(PushError::Unreachable { push_cell }) => Err(format!(
             "the magician cannot reach the push cell {}",

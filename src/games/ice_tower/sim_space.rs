@@ -134,6 +134,11 @@ impl<const N: usize, const K: usize> Space for SimSpace<'_, N, K> {
         self.packed.is_goal(state)
     }
 
+    /// Fires still burning: what beams keep fewest of first.
+    fn tiebreak(&self, state: &Key<K>) -> u32 {
+        self.packed.tiebreak(state)
+    }
+
     fn heuristic(&self, state: &Key<K>) -> Option<u32> {
         let burning = self.packed.fire_set_of(state).count();
         if self.has_golden {

@@ -1,10 +1,8 @@
 //! The packed search space of a level without arrows (spec §3) and the engine's [`Space`].
 //!
-//! **State** ([`Key`], `K` words): the regular-ice cells as a bit set over the board numbering
-//! of [`board`](super::board) (bits `0..B`), the golden ice (as sorted 8-bit cells when that
-//! is shorter than a second board set, else as a board set), one bit per fire of the start
-//! that still burns, and the magician's region id: the lowest bit of his reachable region,
-//! so that walking is free and never multiplies states.
+//! **State** ([`Key`], `K` words, laid out by [`super::keys`]): the regular-ice cells, the
+//! golden ice, one bit per fire of the start that still burns, and the magician's region id:
+//! the lowest bit of his reachable region, so that walking is free and never multiplies states.
 //!
 //! **Successors.** An expansion unpacks the key into board sets, flood-fills the region once,
 //! and finds every legal push at once with shifted sets (a block whose push cell is in the
@@ -25,68 +23,10 @@
 use super::bits::{Bits, Key};
 use super::board::{Board, Numbering};
 use super::bounds::Bounds;
+use super::keys::KeyLayout;
 use super::level::Puzzle;
 use super::rules::{Dir, Ice};
 use crate::engine::Space;
-
-/// Where the golden ice lives in a key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoldenField {
-    None,
-    /// `count` sorted 8-bit cells from `offset`.
-    Cells {
-        offset: usize,
-        count: usize,
-    },
-    /// A board set from `offset`.
-    Set {
-        offset: usize,
-    },
-}
-
-/// The bit fields of a key.
-#[derive(Clone, Debug)]
-pub struct KeyLayout {
-    /// Board bits: the regular ice occupies key bits `0..board_bits`.
-    pub board_bits: usize,
-    pub golden: GoldenField,
-    pub fires_offset: usize,
-    pub fire_count: usize,
-    pub magician_offset: usize,
-    /// Total bits.
-    pub bits: usize,
-}
-
-impl KeyLayout {
-    pub fn new(num: &Numbering, golden_count: usize, fire_count: usize) -> KeyLayout {
-        let board_bits = num.bits;
-        let (golden, golden_bits) = match golden_count {
-            0 => (GoldenField::None, 0),
-            n if n * 8 < board_bits => (
-                GoldenField::Cells {
-                    offset: board_bits,
-                    count: n,
-                },
-                n * 8,
-            ),
-            _ => (GoldenField::Set { offset: board_bits }, board_bits),
-        };
-        let fires_offset = board_bits + golden_bits;
-        let magician_offset = fires_offset + fire_count;
-        KeyLayout {
-            board_bits,
-            golden,
-            fires_offset,
-            fire_count,
-            magician_offset,
-            bits: magician_offset + 8,
-        }
-    }
-
-    pub fn words(&self) -> usize {
-        self.bits.div_ceil(64)
-    }
-}
 
 /// A key unpacked into board sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +111,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         for (j, &b) in fire_cell.iter().enumerate() {
             fire_index[b as usize] = j as u8;
         }
-        let keys = KeyLayout::new(&board.num, golden_count, fire_cell.len());
+        let keys = KeyLayout::new(&puzzle.grid, &board.num, golden_count, fire_cell.len());
         assert!(keys.words() <= K, "the key fits {K} words");
         let bounds = if fire_cell.len() <= 64 {
             FireBounds::Narrow(Bounds::new(&board, &fire_cell))
@@ -222,44 +162,30 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
     /// The key of unpacked board sets.
     pub fn pack(&self, u: &Unpacked<N>) -> Key<K> {
         let mut key = Key::ZERO;
-        key.put_bits(0, self.keys.board_bits, &u.regular);
-        self.put_golden(&mut key, &u.golden);
+        self.keys.regular.put(&mut key, 0, &u.regular);
+        self.keys.put_golden(&mut key, &u.golden);
         key.put_bits(self.keys.fires_offset, self.keys.fire_count, &u.fire_set);
-        key.put(self.keys.magician_offset, 8, u.magician as u64);
+        self.put_magician(&mut key, u.magician);
         key
     }
 
     #[inline]
-    fn put_golden(&self, key: &mut Key<K>, golden: &Bits<N>) {
-        match self.keys.golden {
-            GoldenField::None => {}
-            GoldenField::Cells { offset, .. } => {
-                for (i, b) in golden.ones().enumerate() {
-                    key.put(offset + 8 * i, 8, b as u64);
-                }
-            }
-            GoldenField::Set { offset } => key.put_bits(offset, self.keys.board_bits, golden),
-        }
+    fn put_magician(&self, key: &mut Key<K>, bit: usize) {
+        key.put(
+            self.keys.magician_offset,
+            self.keys.magician_width,
+            bit as u64,
+        );
     }
 
     #[inline]
     pub fn golden_of(&self, key: &Key<K>) -> Bits<N> {
-        match self.keys.golden {
-            GoldenField::None => Bits::EMPTY,
-            GoldenField::Cells { offset, count } => {
-                let mut g = Bits::EMPTY;
-                for i in 0..count {
-                    g.set(key.get(offset + 8 * i, 8) as usize);
-                }
-                g
-            }
-            GoldenField::Set { offset } => key.get_bits(offset, self.keys.board_bits),
-        }
+        self.keys.golden(key)
     }
 
     #[inline]
     pub fn regular_of(&self, key: &Key<K>) -> Bits<N> {
-        key.get_bits(0, self.keys.board_bits)
+        self.keys.regular.get(key, 0)
     }
 
     /// The burning fires as fire indices.
@@ -280,7 +206,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             golden: self.golden_of(key),
             burning,
             fire_set,
-            magician: key.get(self.keys.magician_offset, 8) as usize,
+            magician: key.get(self.keys.magician_offset, self.keys.magician_width) as usize,
         }
     }
 
@@ -350,13 +276,13 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             Some(_) => Slide::Recycled,
         };
         let mut next = *key;
-        next.flip(block);
+        next.flip(self.keys.regular.field_bit(block));
         let mut opened = Bits::single(block);
         let mut touching = board.around[block];
         let mut closed = None;
         match slide {
             Slide::Rests(end) => {
-                next.flip(end);
+                next.flip(self.keys.regular.field_bit(end));
                 closed = Some(end);
             }
             Slide::Melts(fire) => {
@@ -368,7 +294,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         }
         let magician =
             self.region_id_after(walk, region, opened, touching, closed, block, dir, true);
-        next.put(self.keys.magician_offset, 8, magician as u64);
+        self.put_magician(&mut next, magician);
         next
     }
 
@@ -396,7 +322,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         let mut golden = u.golden;
         golden.clear(block);
         golden.set(end);
-        self.put_golden(&mut next, &golden);
+        self.keys.put_golden(&mut next, &golden);
         let mut touching = board.around[block];
         for fire in put_out.ones() {
             next.flip(self.keys.fires_offset + self.fire_index[fire] as usize);
@@ -410,7 +336,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         let joined = !(crossed | Bits::single(block)).intersects(&board.recyclers);
         let magician =
             self.region_id_after(walk, region, opened, touching, closed, block, dir, joined);
-        next.put(self.keys.magician_offset, 8, magician as u64);
+        self.put_magician(&mut next, magician);
         next
     }
 
@@ -478,6 +404,12 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
     #[inline]
     fn is_goal(&self, state: &Key<K>) -> bool {
         self.fire_set_of(state).is_empty()
+    }
+
+    /// Fires still burning: what beams keep fewest of first.
+    #[inline]
+    fn tiebreak(&self, state: &Key<K>) -> u32 {
+        self.fire_set_of(state).count()
     }
 
     #[inline]

@@ -58,7 +58,9 @@ fn parse_error(text: &str) -> String {
 /// The position after pushes given in notation, each one legal.
 fn after(p: &Puzzle, pushes: &str) -> super::rules::Position {
     pushes.split_whitespace().fold(p.start.clone(), |pos, t| {
-        apply(&p.grid, &pos, Push::parse(t).unwrap()).unwrap_or_else(|e| panic!("{t}: {e}"))
+        apply(&p.grid, &pos, Push::parse(t).unwrap())
+            .unwrap_or_else(|e| panic!("{t}: {e}"))
+            .0
     })
 }
 

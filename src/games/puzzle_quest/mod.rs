@@ -8,12 +8,14 @@
 //! - [`space`]: the engine's [`crate::engine::Space`]: successors, mirror merging, dead states,
 //!   the bound, the tiebreak for the last swaps.
 //! - [`notation`]: reading and replaying `r,c,D` swaps, and writing them from a search path.
+//! - [`draw`]: pictures of the board and of a replayed solution (`frontier show`).
 //!
 //! The search is [`crate::engine::astar::ordered_astar`]: optimal, and it finds the last swap of
 //! a solution among the boards with the fewest gems first.
 
 pub mod board;
 pub mod bound;
+pub mod draw;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -26,7 +28,7 @@ use std::path::Path;
 use space::{CaptureSpace, Reductions};
 
 use crate::engine::{SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::ordered_astar;
 
 pub use level::Level;
@@ -60,6 +62,10 @@ impl Game for PuzzleQuest {
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::replay(level, solution).map(Verdict::moves)
+    }
+
+    fn show(level: &Level, solution: Option<&str>) -> Replay {
+        draw::replay(level, solution)
     }
 }
 

@@ -2,7 +2,7 @@
 //! simulator, and turning a search path back into swaps.
 
 use super::level::Level;
-use super::rules::{Dir, Grid, SIDE, Swap, SwapError};
+use super::rules::{Dir, Grid, Marks, SIDE, Swap, SwapError};
 
 /// Reads one `r,c,D` token.
 pub fn parse_swap(token: &str) -> Result<Swap, String> {
@@ -32,8 +32,35 @@ pub fn parse_swap(token: &str) -> Result<Swap, String> {
 /// must parse, name a gem on the board with its neighbour on the board, and make a legal swap;
 /// the swaps must not exceed the board's limit; the board must end empty.
 pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
+    replay_seen(level, solution, |_| {})
+}
+
+/// What [`replay_seen`] shows: the start, each removal step of a swap (the board after the
+/// exchange or a fall, with the cells in lines before they go), and the board a swap leaves.
+pub enum Seen<'a> {
+    Start(&'a Grid),
+    Removing {
+        n: usize,
+        swap: Swap,
+        grid: &'a Grid,
+        lines: &'a Marks,
+    },
+    Swapped {
+        n: usize,
+        swap: Swap,
+        grid: &'a Grid,
+    },
+}
+
+/// [`replay`], showing `seen` every board the rules pass through (`frontier show` draws them).
+pub fn replay_seen(
+    level: &Level,
+    solution: &str,
+    mut seen: impl FnMut(Seen),
+) -> Result<u64, String> {
     let mut grid = level.grid;
     let mut swaps = 0;
+    seen(Seen::Start(&grid));
     for (index, token) in solution.split_whitespace().enumerate() {
         let n = index + 1;
         let swap = parse_swap(token).map_err(|why| format!("move {n}: {why}"))?;
@@ -45,11 +72,27 @@ pub fn replay(level: &Level, solution: &str) -> Result<u64, String> {
                 "move {n} ({swap}): the board allows at most {limit} swaps"
             ));
         }
-        grid = grid.swap(swap).map_err(|why| match why {
-            SwapError::NoGem => format!("move {n} ({swap}): no gem at {},{}", swap.row, swap.col),
-            other => format!("move {n} ({swap}): {other}"),
-        })?;
+        grid = grid
+            .swap_with(swap, |grid, lines| {
+                seen(Seen::Removing {
+                    n,
+                    swap,
+                    grid,
+                    lines,
+                })
+            })
+            .map_err(|why| match why {
+                SwapError::NoGem => {
+                    format!("move {n} ({swap}): no gem at {},{}", swap.row, swap.col)
+                }
+                other => format!("move {n} ({swap}): {other}"),
+            })?;
         swaps += 1;
+        seen(Seen::Swapped {
+            n,
+            swap,
+            grid: &grid,
+        });
     }
     match grid.gem_count() {
         0 => Ok(swaps),

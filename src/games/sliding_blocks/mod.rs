@@ -4,8 +4,10 @@
 //! - [`rules`]: the puzzle model and unit-step simulator (the source of truth for `check`).
 //! - [`bits`], [`space`]: packed keys, placement tables and the engine's search space.
 //! - [`notation`]: reading and replaying `a:RRD` move lists.
+//! - [`draw`]: pictures of the board and of a replayed solution (`frontier show`).
 
 pub mod bits;
+pub mod draw;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -19,7 +21,7 @@ use space::{Layout, SlidingSpace};
 
 use crate::engine::bfs::count_reachable;
 use crate::engine::{Limit, SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 use crate::search::bidirectional;
 
@@ -89,6 +91,10 @@ impl Game for SlidingBlocks {
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::replay(&level.puzzle, solution).map(Verdict::moves)
+    }
+
+    fn show(level: &Level, solution: Option<&str>) -> Replay {
+        draw::replay(&level.puzzle, solution)
     }
 }
 

@@ -1,13 +1,30 @@
 //! The move notation `a:RRD` (spec §3) and the checker that replays it on the simulator.
 
-use super::rules::{Dir, Puzzle};
+use super::rules::{Dir, Position, Puzzle};
 
 /// Replays a solution with the unit-step rules alone and returns its move count.
 ///
 /// Every token must name a block, every unit step must be legal (spec R2), no move may end where
 /// it started (R3), and the final position must be solved (R4).
 pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
+    replay_seen(puzzle, solution, |_, _| {})
+}
+
+/// A move as [`replay_seen`] shows it: its token and the block it moved.
+pub struct Moved<'a> {
+    pub token: &'a str,
+    pub block: usize,
+}
+
+/// [`replay`], showing `seen` the start position (with `None`) and the position after each
+/// legal move (`frontier show` draws them).
+pub fn replay_seen(
+    puzzle: &Puzzle,
+    solution: &str,
+    mut seen: impl FnMut(&Position, Option<Moved>),
+) -> Result<u64, String> {
     let mut position = puzzle.start();
+    seen(&position, None);
     let mut moves = 0;
     for (index, token) in solution.split_whitespace().enumerate() {
         let n = index + 1;
@@ -44,6 +61,7 @@ pub fn replay(puzzle: &Puzzle, solution: &str) -> Result<u64, String> {
             ));
         }
         moves += 1;
+        seen(&position, Some(Moved { token, block }));
     }
     if puzzle.is_solved(&position) {
         Ok(moves)

@@ -1,0 +1,55 @@
+//! A space with a move budget laid over it: how a known solution prunes an optimal search.
+//!
+//! Once some solution of `n` moves is known (from a [`super::beam`]), only shorter ones are
+//! worth proving: [`Bounded`] gives the same space a [`Space::max_depth`] of `n − 1`, so that
+//! [`super::astar`] stores nothing whose f is above it and ends `Exhausted` when no shorter
+//! solution exists, which proves the known one optimal.
+
+use super::Space;
+
+/// `space` with every solution longer than `max_depth` moves cut off.
+pub struct Bounded<'a, P> {
+    pub space: &'a P,
+    pub max_depth: u32,
+}
+
+impl<P: Space> Space for Bounded<'_, P> {
+    type State = P::State;
+
+    fn start(&self) -> P::State {
+        self.space.start()
+    }
+
+    #[inline]
+    fn successors(&self, state: &P::State, parent: Option<&P::State>, out: &mut Vec<P::State>) {
+        self.space.successors(state, parent, out)
+    }
+
+    #[inline]
+    fn is_goal(&self, state: &P::State) -> bool {
+        self.space.is_goal(state)
+    }
+
+    #[inline]
+    fn canonical(&self, state: P::State) -> P::State {
+        self.space.canonical(state)
+    }
+
+    #[inline]
+    fn heuristic(&self, state: &P::State) -> Option<u32> {
+        self.space.heuristic(state)
+    }
+
+    #[inline]
+    fn tiebreak(&self, state: &P::State) -> u32 {
+        self.space.tiebreak(state)
+    }
+
+    fn max_depth(&self) -> Option<u32> {
+        Some(
+            self.space
+                .max_depth()
+                .map_or(self.max_depth, |own| own.min(self.max_depth)),
+        )
+    }
+}
