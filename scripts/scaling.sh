@@ -12,8 +12,9 @@
 # The searches (5-50 million states each):
 # - fifteen: a 4x4 sliding-tile puzzle of 15 distinct blocks (benches/levels/fifteen.txt),
 #   bidirectional BFS stopped by --max-states 20000000 (24.6 million states);
-# - h49: Ice Tower H-49 from ../shared, A* stopped by --max-states 10000000 (about 10.4
-#   million; --anytime 0: no search for a solution after the stop);
+# - h49: Ice Tower H-49 from ../shared: the first beam, then A* stopped by --max-states
+#   10000000 (16.6 million with the beam's; --anytime 0: no search for a solution after the
+#   stop);
 # - bender-balls: a Bender map of ours (benches/levels/bender-balls.txt): an open room with six
 #   balls and Fry behind two balls jammed in his corridor, so the route search with pushes
 #   (A*) never ends; stopped by --max-states 20000000 (about 20.5 million).
