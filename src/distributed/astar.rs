@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds};
-use crate::engine::{Limit, SearchControl, SearchOutcome, Space};
+use crate::engine::{SearchControl, SearchOutcome, Space};
 
 /// The largest g stored (a 16-bit depth); nothing deeper is queued (as in the local engine).
 const MAX_G: u32 = u16::MAX as u32;
@@ -131,15 +131,9 @@ where
         rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
-            stored: std::mem::take(&mut owner.stored),
-            expanded,
-            peak_bytes,
-            limit: ctl.check_mid_layer().err().or(owner
-                .full
-                .then_some(Limit::States(super::store::MAX_STATES))),
             goal: owner.goal,
             bucket: owner.least(),
-            ..Report::default()
+            ..Report::of_round(&mut owner.stored, expanded, peak_bytes, owner.full, ctl)
         };
         let (round, reports) = Round::gather(rounds, report, &mut states, ctl, local)?;
         if let Some(end) = round.verdict(rounds, &owner.store, ctl, local)? {

@@ -11,7 +11,7 @@
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds};
-use crate::engine::{Limit, SearchControl, SearchOutcome, Space};
+use crate::engine::{SearchControl, SearchOutcome, Space};
 
 /// States expanded between two looks at the dataflow (to store what arrived) and at the limits.
 const CHUNK: usize = 512;
@@ -93,15 +93,9 @@ where
         rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
-            stored: std::mem::take(&mut owner.stored),
-            expanded,
-            peak_bytes,
-            limit: ctl.check_mid_layer().err().or(owner
-                .full
-                .then_some(Limit::States(super::store::MAX_STATES))),
             goal: owner.goal,
             frontiers: [owner.next.len() as u64, 0],
-            ..Report::default()
+            ..Report::of_round(&mut owner.stored, expanded, peak_bytes, owner.full, ctl)
         };
         let (round, reports) = Round::gather(rounds, report, &mut states, ctl, local)?;
         if let Some(end) = round.verdict(rounds, &owner.store, ctl, local)? {

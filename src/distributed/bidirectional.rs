@@ -12,7 +12,7 @@
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds, path_to};
-use crate::engine::{Limit, SearchControl, SearchOutcome, Space};
+use crate::engine::{SearchControl, SearchOutcome, Space};
 
 /// States expanded between two looks at the dataflow (to store what arrived) and at the limits.
 const CHUNK: usize = 512;
@@ -128,16 +128,10 @@ where
         rounds.exchange(|batch| owner.receive(batch))?;
         peak_bytes = peak_bytes.max(owner.bytes(&[], &successors));
         let report = Report {
-            stored: std::mem::take(&mut owner.stored),
-            expanded,
-            peak_bytes,
-            limit: ctl.check_mid_layer().err().or(owner
-                .full
-                .then_some(Limit::States(super::store::MAX_STATES))),
             goal: owner.meeting.map(|[forward, _]| forward),
             meeting: owner.meeting.map(|[_, backward]| backward),
             frontiers: owner.layers.each_ref().map(|l| l.len() as u64),
-            ..Report::default()
+            ..Report::of_round(&mut owner.stored, expanded, peak_bytes, owner.full, ctl)
         };
         let (round, reports) = Round::gather(rounds, report, &mut states, ctl, local)?;
         if let Some(forward) = round.goal {

@@ -200,6 +200,28 @@ struct Report {
     bucket: Option<((u32, u32), Option<Link>)>,
 }
 
+impl Report {
+    /// The part of a round's report every search fills alike: the states stored since the last
+    /// report (taken, so that the next counts afresh), expanded, the peak bytes, and a limit its
+    /// process hit or its full store.
+    fn of_round(
+        stored: &mut u64,
+        expanded: u64,
+        peak_bytes: u64,
+        full: bool,
+        ctl: &SearchControl,
+    ) -> Report {
+        Report {
+            stored: std::mem::take(stored),
+            expanded,
+            peak_bytes,
+            limit: (ctl.check_mid_layer().err())
+                .or(full.then_some(Limit::States(store::MAX_STATES))),
+            ..Report::default()
+        }
+    }
+}
+
 /// The decision every worker takes alike from the reports of a round.
 struct Round {
     peak_bytes: u64,
