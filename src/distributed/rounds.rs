@@ -153,18 +153,12 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
 
     /// Closes the inputs and steps until every worker has closed its own, so that the dataflow
     /// is gone before the next search builds one.
-    pub fn close(self) -> Result<(), Fault> {
-        let Rounds {
-            worker,
-            faults,
-            offers,
-            reports,
-            ..
-        } = self;
-        drop((offers, reports));
-        while worker.has_dataflows() {
-            worker.step_or_park(Some(PARK));
-            faults.check()?;
+    pub fn close(mut self) -> Result<(), Fault> {
+        drop(std::mem::replace(&mut self.offers, InputHandleVec::new()));
+        drop(std::mem::replace(&mut self.reports, InputHandleVec::new()));
+        while self.worker.has_dataflows() {
+            self.worker.step_or_park(Some(PARK));
+            self.faults.check()?;
         }
         Ok(())
     }
@@ -180,6 +174,20 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
         let containers = std::mem::take(&mut *self.inbox.borrow_mut());
         for container in containers.iter().filter(|c| !c.is_empty()) {
             take(container);
+        }
+    }
+}
+
+impl<O: ExchangeData + Clone, R: ExchangeData + Clone> Drop for Rounds<'_, O, R> {
+    fn drop(&mut self) {
+        // Dropping an input closes it, which flushes it into timely's channels. After a lost
+        // peer those are poisoned and panic; while this worker is already unwinding from that
+        // panic, a second one would abort the whole process before it could name the peer and
+        // write its rows. So after a fault the inputs are left as they are (the cluster leaves
+        // its workers to the process's exit then too); detached empty handles take their place.
+        if std::thread::panicking() || self.faults.check().is_err() {
+            std::mem::forget(std::mem::replace(&mut self.offers, InputHandleVec::new()));
+            std::mem::forget(std::mem::replace(&mut self.reports, InputHandleVec::new()));
         }
     }
 }
