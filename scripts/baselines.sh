@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Regenerates every baseline results CSV: the repository's own corpora
 # (results/baselines/corpora.csv) and each official corpus under ../shared/corpora
-# (results/baselines/official-<game>.csv). They live apart from results/<name>.csv, which
-# `frontier solve` writes by default, so that an ordinary run never overwrites a baseline.
+# (results/baselines/official-<game>.csv); the sets are listed in scripts/sets.sh. They live
+# apart from results/<name>.csv, which `frontier solve` writes by default, so that an ordinary
+# run never overwrites a baseline.
 #
 #   scripts/baselines.sh                # write into results/baselines/
-#   OUT=/tmp/new scripts/baselines.sh   # write elsewhere (e.g. to compare against the baselines)
+#   OUT=/tmp/new scripts/baselines.sh   # write elsewhere
 #   REPEAT=5 scripts/baselines.sh       # runs per level (default 3)
 #
 # Levels are solved one at a time (each with every core), so each row's time is its own, and
-# REPEAT times each: the CSV gives the median and the range, which `frontier compare` uses so
-# that noise on a shared machine is not called a regression. Each CSV has its provenance
-# beside it (NAME.csv.json).
+# REPEAT times each: the CSV gives the median and the range. Each CSV has its provenance beside
+# it (NAME.csv.json), whose commit is the build scripts/regression-check.sh times this one
+# against.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-shared=${SHARED:-../shared}
+. scripts/sets.sh
 out=${OUT:-results/baselines}
 repeat=${REPEAT:-3}
 mkdir -p "$out"
@@ -31,12 +32,5 @@ run() {
     [ $rc -le 1 ] || status=$rc
     [ $rc -eq 0 ] || echo "   ($name: some levels ended limit or error, see the CSV)"
 }
-run corpora corpora
-run official-golf-peaks "$shared/corpora/golf-peaks/official"
-run official-sliding-blocks "$shared/corpora/sliding-blocks/layton-puzzles.tsv"
-run official-puzzle-quest "$shared/corpora/puzzle-quest/capture-boards.txt"
-# H-49 has no proven optimum; the timeout bounds its A*, and --anytime 0 keeps its answer the
-# first beam's (the same on every run; wider beams within a time budget would depend on load).
-run official-ice-tower --timeout 30 --anytime 0 "$shared/corpora/ice-tower"
-run official-bender4 "$shared/corpora/bender4"
+for_each_set run
 exit $status

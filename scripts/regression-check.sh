@@ -1,21 +1,77 @@
 #!/usr/bin/env bash
-# Solves every corpus afresh as the baselines were made (scripts/baselines.sh: one level at a
-# time, REPEAT runs each) and compares each result with its baseline in results/baselines/:
-# exit 1 when any level regressed (worse answer, more states, slower beyond the tolerance with
-# its range of times apart from the baseline's). Ends with one report page of every game.
+# Is this build slower, or are its answers worse, than the build that made results/baselines/?
+#
+# Both builds are measured here and now, taking turns: the baselines' commit (from their
+# provenance) is built beside this tree, then every set of scripts/sets.sh is solved ROUNDS
+# times by each build, one level at a time, the two builds alternating set by set (A B, then
+# B A, ...), so that both see the same minutes of a shared machine's load. Each side's runs of
+# a set go to a folder, which `frontier compare` reads as one run (each level's median time and
+# the range of all its runs; src/harness/runs.rs): a worse answer, more states, or a time
+# beyond the tolerance with its runs apart from the baseline's is a regression (exit 1). Ends
+# with one report page of every set's before/after.
 #
 #   scripts/regression-check.sh [frontier compare options, e.g. --time-tolerance 1.5]
+#   ROUNDS=5 scripts/regression-check.sh      # runs per build and set (default 3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/sets.sh
+rounds=${ROUNDS:-3}
 fresh=$(mktemp -d)
-OUT=$fresh scripts/baselines.sh || exit 2
-bin=target/release/frontier
+cargo build --release --quiet || exit 2
+
+# The baselines' build: their commit, checked out in a worktree of its own under target/ and
+# built there (kept, so that the next check rebuilds nothing); the same binary when this tree is
+# that commit, unchanged.
+commit=$(sed -n 's/^  "commit": "\([0-9a-f]*\).*",$/\1/p' results/baselines/corpora.csv.json)
+if [ -z "$commit" ] || ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
+    echo "regression-check: the baselines' commit '$commit' (results/baselines/corpora.csv.json) is not in this repository" >&2
+    exit 2
+fi
+mkdir -p "$fresh/bin"
+if [ "$(git rev-parse HEAD)" = "$(git rev-parse "$commit")" ] && git diff --quiet HEAD; then
+    cp target/release/frontier "$fresh/bin/baseline"
+else
+    echo "== building the baselines' commit $commit"
+    base=target/regression-baseline
+    git worktree prune
+    if [ -e "$base/src/.git" ]; then
+        git -C "$base/src" checkout --quiet --detach "$commit" || exit 2
+    else
+        git worktree add --quiet --detach "$base/src" "$commit" || exit 2
+    fi
+    CARGO_TARGET_DIR=$PWD/$base/target cargo build --release --quiet \
+        --manifest-path "$base/src/Cargo.toml" || exit 2
+    cp "$base/target/release/frontier" "$fresh/bin/baseline"
+fi
+cp target/release/frontier "$fresh/bin/new"
+
 status=0
-for base in results/baselines/*.csv; do
-    name=$(basename "$base")
-    "$bin" compare "$@" "$base" "$fresh/$name" || status=1
+round=0
+solve_set() {
+    local name=$1
+    shift
+    local order="baseline new"
+    [ $((round % 2)) -eq 1 ] && order="new baseline"
+    for side in $order; do
+        mkdir -p "$fresh/$side/$name"
+        "$fresh/bin/$side" solve --quiet --parallel-levels 1 \
+            --out "$fresh/$side/$name/$round.csv" "$@"
+        # Exit status 1 means some level ended `limit` or `error`; the CSV is still complete.
+        [ $? -le 1 ] || status=2
+    done
+}
+while [ $round -lt "$rounds" ]; do
+    echo "== round $((round + 1)) of $rounds"
+    for_each_set solve_set
+    round=$((round + 1))
 done
-# One page: the summary of every game against its baseline on top, then each set's before/after.
-"$bin" report --baseline results/baselines --out "$fresh/report.html" "$fresh"/*.csv 2>/dev/null
-echo "fresh results and the report ($fresh/report.html) are in $fresh"
+
+compare_set() {
+    "$fresh/bin/new" compare "${options[@]}" "$fresh/baseline/$1" "$fresh/new/$1" || [ $status -eq 2 ] || status=1
+}
+options=("$@")
+for_each_set compare_set
+# One page: the summary of every set against the baseline build on top, then each before/after.
+"$fresh/bin/new" report --baseline "$fresh/baseline" --out "$fresh/report.html" "$fresh"/new/* 2>/dev/null
+echo "the runs of both builds and the report ($fresh/report.html) are in $fresh"
 exit $status

@@ -15,11 +15,11 @@ use frontier::games::GameId;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
-use frontier::harness::provenance::{self, Provenance, Settings};
+use frontier::harness::provenance::{Provenance, Settings};
 use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Compared, Named};
 use frontier::harness::results::{self, Status};
-use frontier::harness::{self, discover};
+use frontier::harness::{self, discover, runs};
 use frontier::show;
 
 #[global_allocator]
@@ -76,7 +76,9 @@ struct CompareArgs {
     /// Compare times even when the two runs' settings or machines differ.
     #[arg(long)]
     force_times: bool,
+    /// A results CSV, or a folder of runs of the same levels (merged: median time, whole range).
     baseline: PathBuf,
+    /// The same for the new results.
     new: PathBuf,
 }
 
@@ -98,7 +100,8 @@ struct ReportArgs {
     /// No gallery of solutions.
     #[arg(long)]
     no_gallery: bool,
-    /// Results CSVs; without --baseline, two files are "before" and "after".
+    /// Results CSVs (or folders of runs of the same levels); without --baseline, two are
+    /// "before" and "after".
     #[arg(required = true)]
     csvs: Vec<PathBuf>,
 }
@@ -653,7 +656,7 @@ fn show(args: ShowArgs) -> ExitCode {
 /// levels are left out: the gallery shows what it finds.
 fn gallery_levels(levels: &[PathBuf], csv: &Path) -> Vec<Box<dyn LevelTask>> {
     let (paths, game) = if levels.is_empty() {
-        match Provenance::read_beside(csv)
+        match runs::provenance(csv)
             .ok()
             .flatten()
             .map(|p| Cli::try_parse_from(p.command))
@@ -698,9 +701,9 @@ fn solution_from(csv: &Path, task: &dyn LevelTask) -> Result<String, String> {
 }
 
 /// Reads a results CSV, with the path in any error.
+/// A results CSV, or a folder of runs of the same levels read as one ([`runs`]).
 fn read_results(path: &Path) -> Result<Vec<results::Row>, String> {
-    let text = discover::read_text(path)?;
-    results::parse_csv(&text).map_err(|e| format!("{}: {e}", path.display()))
+    runs::read(path)
 }
 
 fn tolerance(time_ratio: f64, small_millis: f64) -> Result<Tolerance, String> {
@@ -727,10 +730,7 @@ fn settings_check(
     force_times: bool,
 ) -> Result<(Tolerance, Vec<String>), String> {
     let mut lines = Vec::new();
-    match (
-        Provenance::read_beside(baseline)?,
-        Provenance::read_beside(new)?,
-    ) {
+    match (runs::provenance(baseline)?, runs::provenance(new)?) {
         (Some(b), Some(n)) => {
             lines.push(format!("baseline: {}", b.summary()));
             lines.push(format!("new:      {}", n.summary()));
@@ -758,7 +758,7 @@ fn settings_check(
                 if !found {
                     lines.push(format!(
                         "{side}: no provenance ({} not found): times compared as if the settings matched",
-                        provenance::sidecar(path).display()
+                        runs::sidecar(path).display()
                     ));
                 }
             }
@@ -813,7 +813,7 @@ fn report(args: ReportArgs) -> ExitCode {
             .iter()
             .map(|csv| {
                 let base = csv.file_name().map(|name| dir.join(name));
-                (base.filter(|b| b.is_file()), csv)
+                (base.filter(|b| b.exists()), csv)
             })
             .collect(),
         (None, [before, after]) => vec![(Some(before.clone()), after)],

@@ -4,6 +4,7 @@
 //! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
 //! - [`batch`]: solving levels in parallel with progress bars, a memory guard and checkpoints.
 //! - [`results`]: the results CSV, written atomically, and read back.
+//! - [`runs`]: a results file, or a folder of runs of the same levels read as one.
 //! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
 //! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
 //! - [`gallery`]: the report's animations of every solved level.
@@ -16,6 +17,7 @@ pub mod provenance;
 pub mod registry;
 pub mod report;
 pub mod results;
+pub mod runs;
 
 use std::path::Path;
 

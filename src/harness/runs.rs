@@ -1,0 +1,165 @@
+//! Results as `compare` and `report` read them: one results CSV, or a folder of several runs of
+//! the same levels read as one.
+//!
+//! Why folders: on a shared machine the load changes from one minute to the next, so two builds
+//! are timed fairly only when their runs take turns (`scripts/regression-check.sh` runs the
+//! baseline's build and this one alternately, each run a CSV in its side's folder). A folder's
+//! runs are merged level by level: the time is the median of the runs' times, the range the
+//! fastest and slowest of them all, so that `compare`'s rule (medians beyond the tolerance and
+//! ranges apart) sees every run. Answers and states are the first run's.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::discover;
+use super::provenance::Provenance;
+use super::results::{self, Row};
+
+/// The rows of a results CSV, or of a folder of runs merged.
+pub fn read(path: &Path) -> Result<Vec<Row>, String> {
+    if !path.is_dir() {
+        return read_file(path);
+    }
+    let runs = run_files(path)?
+        .iter()
+        .map(|file| read_file(file))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(merge(&runs))
+}
+
+/// How the results were made: a file's sidecar, or a folder's first run's (with the number of
+/// runs, which counts as runs per level).
+pub fn provenance(path: &Path) -> Result<Option<Provenance>, String> {
+    if !path.is_dir() {
+        return Provenance::read_beside(path);
+    }
+    let files = run_files(path)?;
+    let Some(mut provenance) = Provenance::read_beside(&files[0])? else {
+        return Ok(None);
+    };
+    provenance.settings.repeat *= files.len();
+    Ok(Some(provenance))
+}
+
+/// The provenance sidecar that [`provenance`] reads (for messages).
+pub fn sidecar(path: &Path) -> PathBuf {
+    match run_files(path) {
+        Ok(files) if path.is_dir() => super::provenance::sidecar(&files[0]),
+        _ => super::provenance::sidecar(path),
+    }
+}
+
+/// The runs in a folder: its `*.csv` files, by name.
+fn run_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "csv") && p.is_file())
+        .collect();
+    if files.is_empty() {
+        return Err(format!(
+            "{}: a folder without results (*.csv)",
+            dir.display()
+        ));
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn read_file(path: &Path) -> Result<Vec<Row>, String> {
+    let text = discover::read_text(path)?;
+    results::parse_csv(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Several runs of the same levels as one: in the order the levels first appear, each level's
+/// time the median of its runs' times and its range over every run; the rest from its first run.
+pub fn merge(runs: &[Vec<Row>]) -> Vec<Row> {
+    let mut order: Vec<(String, String)> = Vec::new();
+    let mut seen: HashMap<(String, String), Vec<&Row>> = HashMap::new();
+    for row in runs.iter().flatten() {
+        let key = (row.game.clone(), row.level.clone());
+        let entry = seen.entry(key.clone()).or_default();
+        if entry.is_empty() {
+            order.push(key);
+        }
+        entry.push(row);
+    }
+    order
+        .iter()
+        .map(|key| {
+            let rows = &seen[key];
+            let mut merged = rows[0].clone();
+            if rows.len() > 1 {
+                let mut times: Vec<f64> = rows.iter().map(|r| r.millis).collect();
+                times.sort_by(f64::total_cmp);
+                let middle = times.len() / 2;
+                merged.millis = if times.len() % 2 == 1 {
+                    times[middle]
+                } else {
+                    (times[middle - 1] + times[middle]) / 2.0
+                };
+                let ranges = rows.iter().map(|r| r.millis_range());
+                merged.millis_min = ranges.clone().map(|(lo, _)| lo).reduce(f64::min);
+                merged.millis_max = ranges.map(|(_, hi)| hi).reduce(f64::max);
+            }
+            merged
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::results::Status;
+
+    fn row(level: &str, millis: f64, range: Option<(f64, f64)>) -> Row {
+        let mut r = Row::error("sliding-blocks", level, String::new());
+        r.status = Status::Solved;
+        r.millis = millis;
+        r.millis_min = range.map(|(lo, _)| lo);
+        r.millis_max = range.map(|(_, hi)| hi);
+        r
+    }
+
+    #[test]
+    fn runs_merge_to_the_median_and_the_whole_range() {
+        let runs = vec![
+            vec![row("a", 10.0, None), row("b", 5.0, Some((4.0, 6.0)))],
+            vec![row("b", 7.0, Some((6.5, 9.0))), row("a", 30.0, None)],
+            vec![row("a", 12.0, None), row("c", 1.0, None)],
+        ];
+        let merged = merge(&runs);
+        let summary: Vec<(&str, f64, (f64, f64))> = merged
+            .iter()
+            .map(|r| (r.level.as_str(), r.millis, r.millis_range()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("a", 12.0, (10.0, 30.0)),
+                ("b", 6.0, (4.0, 9.0)),
+                ("c", 1.0, (1.0, 1.0))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_folder_of_runs_reads_as_one_with_its_first_runs_provenance() {
+        let dir = std::env::temp_dir().join(format!("frontier-runs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(read(&dir).unwrap_err().contains("without results"));
+        for (i, millis) in [20.0, 10.0].into_iter().enumerate() {
+            let csv = dir.join(format!("{i}.csv"));
+            std::fs::write(&csv, results::to_csv(&[row("a", millis, None)])).unwrap();
+        }
+        let rows = read(&dir).unwrap();
+        assert_eq!(
+            (rows[0].millis, rows[0].millis_range()),
+            (15.0, (10.0, 20.0))
+        );
+        assert_eq!(provenance(&dir), Ok(None));
+        assert_eq!(sidecar(&dir), dir.join("0.csv.json"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
