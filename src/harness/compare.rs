@@ -251,6 +251,8 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
     let base_keys: std::collections::HashSet<(String, String)> = base.iter().map(key).collect();
     let mut c = Comparison::default();
     let subject = |r: &Row| format!("{} {}", r.game, r.level);
+    // The small levels' slowest baseline runs and fastest new runs, summed: their ranges.
+    let (mut small_base_max, mut small_new_min) = (0.0, 0.0);
     for b in base {
         let Some(n) = new_by_key.get(&key(b)) else {
             c.findings.push(Finding {
@@ -301,6 +303,8 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
             c.small.0 += 1;
             c.small.1 += b.millis;
             c.small.2 += n.millis;
+            small_base_max += b.millis_range().1;
+            small_new_min += n.millis_range().0;
             continue;
         }
         // Medians beyond the tolerance, and (for levels run several times) ranges apart: a
@@ -322,11 +326,14 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
             });
         }
     }
-    // The small levels together are timed like one level (if even their sum is short, not at all).
+    // The small levels together are timed like one level (if even their sum is short, not at
+    // all), ranges included: slower only when even the sum of their fastest new runs is above
+    // the sum of their slowest baseline runs.
     let (n, base_small, new_small) = c.small;
     if tolerance.times
         && base_small >= tolerance.small_millis
         && ratio(new_small, base_small) > tolerance.time_ratio
+        && small_new_min > small_base_max
     {
         c.findings.push(Finding {
             subject: format!("{n} small levels"),
@@ -464,6 +471,45 @@ mod tests {
         let c = compare(&baseline(), &new, untimed);
         assert_eq!(kinds(&c), [Kind::MoreStates]);
         assert!(!c.render("a", "b", untimed).contains("timed together"));
+    }
+
+    #[test]
+    fn small_levels_whose_summed_ranges_overlap_are_not_slower() {
+        let with_range = |mut r: Row, lo: f64, hi: f64| {
+            (r.millis_min, r.millis_max) = (Some(lo), Some(hi));
+            r
+        };
+        let base = baseline();
+        let mut new = baseline();
+        // Medians 6 + 7 ms against 9 + 9 ms (x1.38), but the fastest new runs (5 + 5) are not
+        // above the slowest baseline runs (6.6 + 7.7): noise.
+        new[2] = with_range(
+            Row {
+                millis: 9.0,
+                ..new[2].clone()
+            },
+            5.0,
+            12.0,
+        );
+        new[3] = with_range(
+            Row {
+                millis: 9.0,
+                ..new[3].clone()
+            },
+            5.0,
+            12.0,
+        );
+        let ranged: Vec<Row> = base
+            .iter()
+            .map(|r| with_range(r.clone(), r.millis * 0.9, r.millis * 1.1))
+            .collect();
+        let c = compare(&ranged, &new, Tolerance::default());
+        assert!(c.findings.is_empty(), "{:?}", c.findings);
+        // Apart: slower.
+        new[2] = with_range(new[2].clone(), 8.0, 12.0);
+        new[3] = with_range(new[3].clone(), 8.0, 12.0);
+        let c = compare(&ranged, &new, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Slower]);
     }
 
     #[test]
