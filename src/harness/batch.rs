@@ -155,13 +155,7 @@ fn solve_timed(
         ctl = again_ctl;
     }
     if times.len() > 1 {
-        times.sort_by(f64::total_cmp);
-        let middle = times.len() / 2;
-        row.millis = if times.len() % 2 == 1 {
-            times[middle]
-        } else {
-            (times[middle - 1] + times[middle]) / 2.0
-        };
+        row.millis = results::median(&mut times);
         row.millis_min = times.first().copied();
         row.millis_max = times.last().copied();
     }

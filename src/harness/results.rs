@@ -107,6 +107,17 @@ pub struct Row {
     pub millis_max: Option<f64>,
 }
 
+/// The median of run times (of a level solved several times); sorts them.
+pub fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let middle = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[middle]
+    } else {
+        (times[middle - 1] + times[middle]) / 2.0
+    }
+}
+
 impl Row {
     /// Whether a limit stopped this level's search: a `limit` row, or a solution found after
     /// the optimal search stopped (not optimal, with the limit in `detail`). Its states and

@@ -91,13 +91,7 @@ pub fn merge(runs: &[Vec<Row>]) -> Vec<Row> {
             let mut merged = rows[0].clone();
             if rows.len() > 1 {
                 let mut times: Vec<f64> = rows.iter().map(|r| r.millis).collect();
-                times.sort_by(f64::total_cmp);
-                let middle = times.len() / 2;
-                merged.millis = if times.len() % 2 == 1 {
-                    times[middle]
-                } else {
-                    (times[middle - 1] + times[middle]) / 2.0
-                };
+                merged.millis = results::median(&mut times);
                 let ranges = rows.iter().map(|r| r.millis_range());
                 merged.millis_min = ranges.clone().map(|(lo, _)| lo).reduce(f64::min);
                 merged.millis_max = ranges.map(|(_, hi)| hi).reduce(f64::max);
