@@ -1,11 +1,19 @@
-//! The append-only store of a search's states: every stored state once, in its packed form, with
-//! the 32-bit index of the state it was reached from and, for A*, its depth.
+//! The append-only store of a search's states: every stored state once, in its packed form cut
+//! to the bytes it uses, with (where the search needs them) the 32-bit index of the state it was
+//! reached from and its depth.
 //!
 //! Why an arena: the visited set used to keep each state beside a copy of its parent state, and
 //! every open list and frontier a third and fourth copy. Here a state has one home, its index;
 //! the visited set ([`super::visited`]) holds only indices, and so do parent links, BFS layers
 //! (a layer is a range of indices: the states appended while the layer before was expanded) and
 //! A*'s open buckets.
+//!
+//! What a slot holds ([`Storage`]): the state's first [`Storage::width`] bytes (a game's
+//! [`super::Space::state_bytes`]: a 41-bit sliding-block key takes 6 bytes, not 8); a parent
+//! index unless the space is reversible (its paths are rebuilt backwards from depths, see
+//! [`super::visited::Visited::path_back`]); and for A* a depth, exact in 16 bits or, in a
+//! reversible space, modulo 256 in 8 ([`Depths`]). So a state of a reversible space's A* costs
+//! its packed bytes and one, where it used to cost them and six.
 //!
 //! Concurrency: workers append from inside the visited set's shard write locks, several shards
 //! at once. An index is reserved with one atomic add and its slot written before the index is
@@ -15,12 +23,17 @@
 //!
 //! Layout: segments of [`SEGMENT`] slots (the first seven smaller and growing, so that a search
 //! of a few states allocates a few kilobytes), found through a two-level directory of pointers
-//! allocated as they are needed. A segment holds its states, parents and depths as three
+//! allocated as they are needed. A segment holds its states, parents and depths as separate
 //! arrays, so no padding is stored beside a state.
 
 use std::cell::UnsafeCell;
+use std::marker::PhantomData;
 use std::mem::{MaybeUninit, size_of};
-use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+
+use bytemuck::Pod;
 
 /// Slots of every segment after the first seven (`2^16`).
 const SEGMENT_BITS: u32 = 16;
@@ -34,32 +47,63 @@ const DIR: usize = 1 << DIR_BITS;
 /// The most states an arena holds (indices are 32 bits; `u32::MAX` is never used).
 pub const MAX_STATES: u64 = u32::MAX as u64;
 
-/// The parent of a slot that was reserved but never written: a hole (see [`Arena::reserve`]).
-pub const HOLE: u32 = u32::MAX;
-
-/// One segment: `len` slots as three arrays.
-struct Segment<S> {
-    states: Box<[UnsafeCell<MaybeUninit<S>>]>,
-    parents: Box<[AtomicU32]>,
-    /// Empty when the arena keeps no depths.
-    depths: Box<[AtomicU16]>,
+/// The depths an arena keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depths {
+    /// None: a breadth-first search's depth is its layer's.
+    None,
+    /// Exact, up to `u16::MAX` (A*, which improves a state's depth when it finds a shorter way).
+    Exact,
+    /// Modulo 256 (A* in a reversible space). Why that is enough: there a stored depth is one
+    /// more than an expanded neighbour's exact distance, and neighbours' distances differ by at
+    /// most one, so the depths a search ever compares (a state's and its neighbours', a stored
+    /// one and an offered one) lie within a few of each other, and their difference modulo 256
+    /// read as a signed byte is the true difference ([`wrapped_difference`]).
+    Wrapping,
 }
 
-impl<S> Segment<S> {
-    fn new(len: usize, with_depths: bool) -> Box<Self> {
+/// What each slot of an arena holds beside the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Storage {
+    /// Bytes of a state kept: its first `width` bytes (little-endian words: the low ones). The
+    /// bytes after them are zero in every state stored, and are not kept.
+    pub width: usize,
+    /// Whether each state keeps the index of the state it was reached from.
+    pub parents: bool,
+    pub depths: Depths,
+}
+
+/// One segment: `len` slots as separate arrays; the parents and depths that the arena does not
+/// keep are empty.
+struct Segment {
+    /// `len * width` bytes: the states' kept bytes, one after another.
+    states: Box<[UnsafeCell<MaybeUninit<u8>>]>,
+    parents: Box<[AtomicU32]>,
+    exact: Box<[AtomicU16]>,
+    wrapping: Box<[AtomicU8]>,
+}
+
+impl Segment {
+    fn new(len: usize, storage: Storage) -> Box<Self> {
+        let kept = |keep: bool| if keep { len } else { 0 };
         Box::new(Segment {
-            states: (0..len)
+            states: (0..len * storage.width)
                 .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
                 .collect(),
-            parents: (0..len).map(|_| AtomicU32::new(HOLE)).collect(),
-            depths: (0..if with_depths { len } else { 0 })
+            parents: (0..kept(storage.parents))
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            exact: (0..kept(storage.depths == Depths::Exact))
                 .map(|_| AtomicU16::new(0))
+                .collect(),
+            wrapping: (0..kept(storage.depths == Depths::Wrapping))
+                .map(|_| AtomicU8::new(0))
                 .collect(),
         })
     }
 }
 
-type Directory<S> = [AtomicPtr<Segment<S>>; DIR];
+type Directory = [AtomicPtr<Segment>; DIR];
 
 /// A counter alone in its cache line, so that appending does not evict what readers of the
 /// arena's other fields (the directory pointer, read by every lookup) hold in theirs.
@@ -68,15 +112,18 @@ struct Padded(AtomicU64);
 
 /// A concurrent append-only vector of (state, parent index, depth).
 pub struct Arena<S> {
-    top: Box<[AtomicPtr<Directory<S>>; DIR]>,
+    top: Box<[AtomicPtr<Directory>; DIR]>,
     len: Padded,
-    with_depths: bool,
+    storage: Storage,
     /// Bytes allocated so far (segments and directories).
     bytes: AtomicU64,
+    /// Ranges of indices reserved and given up unwritten ([`Self::release`]), in order.
+    holes: Mutex<Vec<Range<u32>>>,
+    state: PhantomData<S>,
 }
 
 // SAFETY: slots are written once, before their index is published (see the module doc), and
-// never moved; the rest is atomics.
+// never moved; the rest is atomics or behind a mutex.
 unsafe impl<S: Send + Sync> Sync for Arena<S> {}
 unsafe impl<S: Send> Send for Arena<S> {}
 
@@ -107,19 +154,32 @@ fn segment_len(k: usize) -> usize {
     }
 }
 
-impl<S: Copy> Arena<S> {
-    pub fn new(with_depths: bool) -> Self {
+impl<S: Pod> Arena<S> {
+    pub fn new(storage: Storage) -> Self {
+        assert!(
+            (1..=size_of::<S>()).contains(&storage.width),
+            "a state keeps between 1 and all of its {} bytes, not {}",
+            size_of::<S>(),
+            storage.width
+        );
         Arena {
             top: Box::new(std::array::from_fn(
                 |_| AtomicPtr::new(std::ptr::null_mut()),
             )),
             len: Padded(AtomicU64::new(0)),
-            with_depths,
+            storage,
             bytes: AtomicU64::new((DIR * size_of::<usize>()) as u64),
+            holes: Mutex::new(Vec::new()),
+            state: PhantomData,
         }
     }
 
-    /// States stored.
+    /// What a slot holds.
+    pub fn storage(&self) -> Storage {
+        self.storage
+    }
+
+    /// Indices handed out so far: the states stored have indices below it, among a few holes.
     pub fn len(&self) -> usize {
         (self.len.0.load(Ordering::Acquire)).min(MAX_STATES) as usize
     }
@@ -135,29 +195,80 @@ impl<S: Copy> Arena<S> {
 
     /// Bytes one slot takes.
     pub fn slot_bytes(&self) -> usize {
-        size_of::<S>() + size_of::<u32>() + if self.with_depths { 2 } else { 0 }
+        let Storage {
+            width,
+            parents,
+            depths,
+        } = self.storage;
+        width
+            + if parents { size_of::<u32>() } else { 0 }
+            + match depths {
+                Depths::None => 0,
+                Depths::Exact => size_of::<u16>(),
+                Depths::Wrapping => size_of::<u8>(),
+            }
     }
 
     /// Reserves `n` consecutive indices for one writer, or fewer (none) as the arena fills up.
     /// Why: one shared counter bumped for every state makes the cores queue for its cache line;
-    /// a block per writer does not. Slots a writer leaves unwritten stay holes: their
-    /// [`Self::parent`] is [`HOLE`], and nothing else of them may be read.
+    /// a block per writer does not. Indices a writer does not use it gives back with
+    /// [`Self::release`]: they stay holes, and nothing of them may be read.
     pub fn reserve(&self, n: u32) -> std::ops::Range<u32> {
         let first = self.len.0.fetch_add(u64::from(n), Ordering::AcqRel);
         let end = (first + u64::from(n)).min(MAX_STATES);
         first.min(MAX_STATES) as u32..end as u32
     }
 
+    /// Records reserved indices that will never be written: holes, which a search walking a
+    /// range of indices skips ([`Self::holes_within`]).
+    pub fn release(&self, unused: Range<u32>) {
+        if unused.is_empty() {
+            return;
+        }
+        let mut holes = self.holes.lock().unwrap_or_else(|e| e.into_inner());
+        let at = holes.partition_point(|h| h.start < unused.start);
+        holes.insert(at, unused);
+    }
+
+    /// The holes within `range`, in order.
+    pub fn holes_within(&self, range: &Range<u32>) -> Vec<Range<u32>> {
+        let holes = self.holes.lock().unwrap_or_else(|e| e.into_inner());
+        let from = holes.partition_point(|h| h.end <= range.start);
+        holes[from..]
+            .iter()
+            .take_while(|h| h.start < range.end)
+            .cloned()
+            .collect()
+    }
+
     /// Writes the state of a reserved index `i`, reached from `parent` (`None`: it is a start).
     pub fn write(&self, i: u32, state: S, parent: Option<u32>, depth: u32) {
         let (segment, offset) = locate(i);
         let seg = self.segment_or_new(segment);
+        let width = self.storage.width;
+        let bytes = bytemuck::bytes_of(&state);
+        debug_assert!(
+            bytes[width..].iter().all(|&b| b == 0),
+            "a state uses more than the {width} bytes its space declared"
+        );
         // SAFETY: index `i` was reserved by this writer alone, so nobody else writes its slot,
-        // and nobody reads it before the index is published by the caller.
-        unsafe { (*seg.states[offset].get()).write(state) };
-        seg.parents[offset].store(parent.unwrap_or(i), Ordering::Relaxed);
-        if self.with_depths {
-            seg.depths[offset].store(depth as u16, Ordering::Relaxed);
+        // and nobody reads it before the index is published by the caller; the slot's bytes
+        // lie within the segment's array.
+        unsafe {
+            let slot = UnsafeCell::raw_get(seg.states.as_ptr().add(offset * width)).cast::<u8>();
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), slot, width);
+        }
+        if self.storage.parents {
+            seg.parents[offset].store(parent.unwrap_or(i), Ordering::Relaxed);
+        }
+        self.set_depth(seg, offset, depth);
+    }
+
+    fn set_depth(&self, seg: &Segment, offset: usize, depth: u32) {
+        match self.storage.depths {
+            Depths::None => {}
+            Depths::Exact => seg.exact[offset].store(depth as u16, Ordering::Relaxed),
+            Depths::Wrapping => seg.wrapping[offset].store(depth as u8, Ordering::Relaxed),
         }
     }
 
@@ -165,53 +276,85 @@ impl<S: Copy> Arena<S> {
     #[inline]
     pub fn state(&self, i: u32) -> S {
         let (segment, offset) = locate(i);
-        // SAFETY: a published index was written before it was published (module doc).
-        unsafe { (*self.segment(segment).states[offset].get()).assume_init() }
+        let width = self.storage.width;
+        // SAFETY: a published index was written before it was published (module doc); its
+        // `width` bytes lie within the segment's array, and any bytes make a `Pod` state.
+        unsafe {
+            let slot = self
+                .segment(segment)
+                .states
+                .as_ptr()
+                .add(offset * width)
+                .cast::<u8>();
+            if width == size_of::<S>() {
+                std::ptr::read_unaligned(slot.cast::<S>())
+            } else {
+                let mut state = S::zeroed();
+                std::ptr::copy_nonoverlapping(slot, (&raw mut state).cast::<u8>(), width);
+                state
+            }
+        }
     }
 
-    /// The index of the state `i` was reached from (the start's is its own; a hole's [`HOLE`]).
+    /// The index of the state `i` was reached from (the start's is its own); `None` when the
+    /// arena keeps no parents.
     #[inline]
-    pub fn parent(&self, i: u32) -> u32 {
+    pub fn parent(&self, i: u32) -> Option<u32> {
+        if !self.storage.parents {
+            return None;
+        }
         let (segment, offset) = locate(i);
-        // A hole may lie in a segment that nobody wrote, and so never allocated.
-        let dir = self.top[segment >> DIR_BITS].load(Ordering::Acquire);
-        if dir.is_null() {
-            return HOLE;
-        }
-        // SAFETY: directories live as long as the arena.
-        let seg = unsafe { (*dir)[segment & (DIR - 1)].load(Ordering::Acquire) };
-        if seg.is_null() {
-            return HOLE;
-        }
-        // SAFETY: segments live as long as the arena.
-        unsafe { &*seg }.parents[offset].load(Ordering::Relaxed)
+        Some(self.segment(segment).parents[offset].load(Ordering::Relaxed))
     }
 
-    /// The depth stored with `i` (0 when the arena keeps none).
+    /// The depth stored with `i`: exact, or modulo 256 (see [`Depths`]), or 0 when the arena
+    /// keeps none.
     #[inline]
     pub fn depth(&self, i: u32) -> u32 {
-        if !self.with_depths {
-            return 0;
-        }
         let (segment, offset) = locate(i);
-        u32::from(self.segment(segment).depths[offset].load(Ordering::Relaxed))
+        match self.storage.depths {
+            Depths::None => 0,
+            Depths::Exact => u32::from(self.segment(segment).exact[offset].load(Ordering::Relaxed)),
+            Depths::Wrapping => {
+                u32::from(self.segment(segment).wrapping[offset].load(Ordering::Relaxed))
+            }
+        }
+    }
+
+    /// Whether `depth` is smaller than the depth stored with `i` (never, when none is kept).
+    #[inline]
+    pub fn improves(&self, i: u32, depth: u32) -> bool {
+        match self.storage.depths {
+            Depths::None => false,
+            Depths::Exact => depth < self.depth(i),
+            Depths::Wrapping => wrapped_difference(depth, self.depth(i)) < 0,
+        }
+    }
+
+    /// The deepest depth a state can be stored with.
+    pub fn max_depth(&self) -> u32 {
+        match self.storage.depths {
+            Depths::Exact => u32::from(u16::MAX),
+            Depths::None | Depths::Wrapping => u32::MAX,
+        }
     }
 
     /// Records a shorter way to `i`.
     pub fn relink(&self, i: u32, parent: u32, depth: u32) {
         let (segment, offset) = locate(i);
         let seg = self.segment(segment);
-        seg.parents[offset].store(parent, Ordering::Relaxed);
-        if self.with_depths {
-            seg.depths[offset].store(depth as u16, Ordering::Relaxed);
+        if self.storage.parents {
+            seg.parents[offset].store(parent, Ordering::Relaxed);
         }
+        self.set_depth(seg, offset, depth);
     }
 
-    /// The states from the start (the first state whose parent is itself) to `i`.
-    pub fn path_to(&self, mut i: u32) -> Vec<S> {
+    /// The states from the start (the first state whose parent is itself) to `i`; `None` when
+    /// the arena keeps no parents.
+    pub fn path_to(&self, mut i: u32) -> Option<Vec<S>> {
         let mut path = vec![self.state(i)];
         loop {
-            let parent = self.parent(i);
+            let parent = self.parent(i)?;
             if parent == i {
                 break;
             }
@@ -219,11 +362,11 @@ impl<S: Copy> Arena<S> {
             i = parent;
         }
         path.reverse();
-        path
+        Some(path)
     }
 
     #[inline]
-    fn segment(&self, k: usize) -> &Segment<S> {
+    fn segment(&self, k: usize) -> &Segment {
         let dir = self.top[k >> DIR_BITS].load(Ordering::Acquire);
         // SAFETY: the segment of a published index exists; directories and segments live as
         // long as the arena.
@@ -231,7 +374,7 @@ impl<S: Copy> Arena<S> {
     }
 
     /// Segment `k`, allocated by whichever caller gets there first.
-    fn segment_or_new(&self, k: usize) -> &Segment<S> {
+    fn segment_or_new(&self, k: usize) -> &Segment {
         let dir = install(&self.top[k >> DIR_BITS], &self.bytes, || {
             (
                 Box::new(std::array::from_fn(
@@ -241,15 +384,23 @@ impl<S: Copy> Arena<S> {
             )
         });
         let len = segment_len(k);
-        let with_depths = self.with_depths;
+        let storage = self.storage;
         let bytes = (len * self.slot_bytes()) as u64;
         // SAFETY: the directory was just installed or found, and lives as long as the arena.
         let seg = install(unsafe { &(*dir)[k & (DIR - 1)] }, &self.bytes, || {
-            (Segment::new(len, with_depths), bytes)
+            (Segment::new(len, storage), bytes)
         });
         // SAFETY: as above.
         unsafe { &*seg }
     }
+}
+
+/// `depth` less `stored`, both taken modulo 256, as a signed difference: the true difference
+/// of two depths that lie within 127 of each other (see [`Depths::Wrapping`]). Exact depths
+/// compare the same way while they are that close.
+#[inline]
+pub fn wrapped_difference(depth: u32, stored: u32) -> i8 {
+    (depth as u8).wrapping_sub(stored as u8) as i8
 }
 
 /// The pointer in `slot`, or a new box from `make` installed there (another thread's, if it
@@ -323,9 +474,15 @@ mod tests {
         assert!(segment < DIR * DIR);
     }
 
+    const FULL: Storage = Storage {
+        width: 8,
+        parents: true,
+        depths: Depths::Exact,
+    };
+
     #[test]
     fn states_and_links_come_back_from_many_threads() {
-        let arena = Arena::<u64>::new(true);
+        let arena = Arena::<u64>::new(FULL);
         let root = arena.reserve(1).start;
         arena.write(root, 7, None, 0);
         std::thread::scope(|s| {
@@ -347,11 +504,57 @@ mod tests {
             .collect();
         expected.sort_unstable();
         assert!(seen == expected, "states lost or changed");
-        assert_eq!(arena.path_to(200_000), vec![7, arena.state(200_000)]);
+        assert_eq!(arena.path_to(200_000), Some(vec![7, arena.state(200_000)]));
         assert_eq!(arena.depth(5), 1);
-        // Reserved and never written: holes, in a written segment or in one never allocated.
-        let holes = arena.reserve(1 << 17);
-        assert_eq!(arena.parent(holes.start + 1), HOLE);
-        assert_eq!(arena.parent(holes.end - 1), HOLE);
+        assert_eq!(arena.slot_bytes(), 14);
+    }
+
+    #[test]
+    fn narrow_states_keep_their_bytes_and_only_those() {
+        // 5 of 8 bytes, no parents, depths modulo 256: 6 bytes a slot.
+        let arena = Arena::<u64>::new(Storage {
+            width: 5,
+            parents: false,
+            depths: Depths::Wrapping,
+        });
+        assert_eq!(arena.slot_bytes(), 6);
+        let states: Vec<u64> = (0..100_000u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 24)
+            .collect();
+        for (depth, &state) in (0..).zip(&states) {
+            let i = arena.reserve(1).start;
+            arena.write(i, state, None, depth);
+        }
+        for (i, &state) in (0..).zip(&states) {
+            assert_eq!(arena.state(i), state, "state {i}");
+            assert_eq!(arena.depth(i), i % 256);
+        }
+        assert_eq!(arena.parent(3), None);
+        assert_eq!(arena.path_to(3), None);
+        // A depth 300 is stored as 44; 299 still reads as smaller, 301 as larger.
+        arena.relink(7, 0, 300);
+        assert!(arena.improves(7, 299));
+        assert!(!arena.improves(7, 301));
+        assert!(!arena.improves(7, 300));
+    }
+
+    #[test]
+    fn holes_are_the_ranges_given_back() {
+        let arena = Arena::<u32>::new(Storage {
+            width: 4,
+            parents: false,
+            depths: Depths::None,
+        });
+        let a = arena.reserve(64);
+        let b = arena.reserve(64);
+        arena.release(b.start + 10..b.end);
+        arena.release(a.start + 60..a.end);
+        assert_eq!(
+            arena.holes_within(&(0..128)),
+            vec![60..64, 74..128],
+            "in order"
+        );
+        assert_eq!(arena.holes_within(&(64..100)), vec![74..128]);
+        assert_eq!(arena.holes_within(&(0..60)), Vec::<Range<u32>>::new());
     }
 }

@@ -4,7 +4,8 @@
 //! f in increasing g: with unit moves and a consistent heuristic a successor of a state in
 //! (f, g) lands in (f' ≥ f, g + 1), so every bucket is complete when it is taken and its states
 //! can be expanded in parallel exactly like a BFS layer. The visited set's arena keeps each
-//! state with its parent's index and its g, and the buckets hold only indices; a state reached
+//! state with its parent's index and its g (in a reversible space: no parent, and g modulo 256,
+//! see [`super::arena::Depths`]), and the buckets hold only indices; a state reached
 //! again with a smaller g is improved and re-queued. Its older queue entry is not looked up
 //! again (that would cost a map probe per expansion): expanding it once more only meets states
 //! already stored with smaller g, so it changes nothing.
@@ -44,11 +45,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::bfs::{chunk_size, full};
-use super::visited::{Scratch, ScratchPool, StateHasher, Visited};
+use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
-
-/// The largest g the arena stores (a 16-bit depth); nothing deeper is queued.
-const MAX_G: u32 = u16::MAX as u32;
 
 /// The states queued for one (f, g): indices into the visited set's arena, in the parts the
 /// chunks that queued them produced, and (ordered search only) states queued again after a
@@ -135,7 +133,7 @@ impl<'a, P: Space> Search<'a, P> {
             space,
             ctl,
             ordered,
-            visited: Visited::new(true),
+            visited: Visited::for_space(space, true),
             scratch: ScratchPool::new(),
             open: BTreeMap::new(),
         }
@@ -184,7 +182,8 @@ impl<'a, P: Space> Search<'a, P> {
     }
 
     fn found(&self, goal: u32) -> SearchOutcome<P::State> {
-        SearchOutcome::Found(self.visited.path_to(goal))
+        let visited = &self.visited;
+        SearchOutcome::Found(visited.path_to(self.space, goal, |i| visited.depth(i)))
     }
 
     /// Heap bytes of the open buckets, by capacity (the slack of a growing vector is memory too).
@@ -324,7 +323,8 @@ fn expand_chunk<P: Space>(
     }: &mut Scratch<P::State>,
 ) -> ChunkResult {
     let mut result = ChunkResult::empty();
-    if g >= MAX_G {
+    // Nothing deeper than the arena can store (16-bit depths) is queued.
+    if g >= visited.max_depth() {
         return result;
     }
     // Successors at the depth bound matter only if they are goals, and none whose f is above
@@ -332,10 +332,10 @@ fn expand_chunk<P: Space>(
     let max_depth = space.max_depth();
     let last_layer = max_depth.is_some_and(|max| g + 1 >= max);
     let goals_only = last_layer || expansion == Expansion::GoalsOnly;
+    let mut stored = 0;
     for &index in chunk {
         let state = visited.state(index);
-        let parent = visited.parent(index);
-        let parent = (parent != index).then(|| visited.state(parent));
+        let parent = visited.parent_state(index);
         successors.clear();
         space.successors(&state, parent.as_ref(), successors);
         let mut best = u32::MAX;
@@ -357,19 +357,11 @@ fn expand_chunk<P: Space>(
         if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
             result.deferred.push((index, best));
         }
-    }
-    let mut stored = 0;
-    // The heuristic is computed before the visited set is asked, so that dead states are never
-    // stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live
-    // ones. Each candidate carries its f as the batch tag.
-    visited.insert_batch(batch, |_, index, f_next, was_new| {
-        stored += u64::from(was_new);
-        let delta = (f_next - f) as usize;
-        if result.queued.len() <= delta {
-            result.queued.resize_with(delta + 1, Vec::new);
+        if batch.is_full() {
+            stored += settle(visited, batch, f, &mut result.queued);
         }
-        result.queued[delta].push(index);
-    });
+    }
+    stored += settle(visited, batch, f, &mut result.queued);
     // Goals are looked for after the set's locks are released; only those at f are optimal.
     result.goal = result.queued.first().and_then(|at_f| {
         at_f.iter()
@@ -378,4 +370,28 @@ fn expand_chunk<P: Space>(
     });
     ctl.add(stored, chunk.len() as u64);
     result
+}
+
+/// Hands a batch of successors of bucket (f, _) to the set, and queues the ones it stored (new,
+/// or reached with a smaller g) by their f less `f`; returns how many were new.
+///
+/// The heuristic was computed before the visited set is asked, so that dead states are never
+/// stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live ones.
+/// Each candidate carries its f as the batch tag.
+fn settle<S: bytemuck::Pod + Eq + std::hash::Hash>(
+    visited: &Visited<S>,
+    batch: &mut Batch<S>,
+    f: u32,
+    queued: &mut Vec<Vec<u32>>,
+) -> u64 {
+    let mut new = 0;
+    visited.insert_batch(batch, |_, index, f_next, was_new| {
+        new += u64::from(was_new);
+        let delta = (f_next - f) as usize;
+        if queued.len() <= delta {
+            queued.resize_with(delta + 1, Vec::new);
+        }
+        queued[delta].push(index);
+    });
+    new
 }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::arena::{Depths, Storage};
 use super::bfs::chunk_size;
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
@@ -50,7 +51,12 @@ fn beam_search<P: Space>(
     ctl: &SearchControl,
     exact: &mut bool,
 ) -> SearchOutcome<P::State> {
-    let visited = Visited::new(false);
+    // A beam's layers are not every state at their depth, so a path is rebuilt by parents.
+    let visited = Visited::new(Storage {
+        width: space.state_bytes(),
+        parents: true,
+        depths: Depths::None,
+    });
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
     if space.heuristic(&start).is_none() {
@@ -87,7 +93,8 @@ fn beam_search<P: Space>(
         // Equal states rank alike, so they are neighbours now.
         ranked.dedup_by(|a, b| a.3 == b.3);
         if let Some(&(_, _, _, goal, parent)) = ranked.iter().find(|r| space.is_goal(&r.3)) {
-            let mut path = visited.path_to(parent);
+            // Parents are kept, so no depth is asked for.
+            let mut path = visited.path_to(space, parent, |_| 0);
             path.push(goal);
             return SearchOutcome::Found(path);
         }
@@ -127,8 +134,7 @@ fn successors_of<P: Space>(
     stored.clear();
     for &index in chunk {
         let state = visited.state(index);
-        let parent = visited.parent(index);
-        let parent = (parent != index).then(|| visited.state(parent));
+        let parent = visited.parent_state(index);
         successors.clear();
         space.successors(&state, parent.as_ref(), successors);
         for &next in successors.iter() {

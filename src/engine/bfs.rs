@@ -8,8 +8,9 @@
 //! which a goal first appears is finished before the search stops, so the counts (`states`,
 //! `expanded`) do not depend on thread timing.
 //!
-//! Memory per state: its arena slot (the packed state and a 4-byte parent index) and a 4-byte
-//! bucket of the set. The search's allocations reach the [`SearchControl`] after every chunk,
+//! Memory per state: its arena slot (the packed state, and a 4-byte parent index unless the space
+//! is reversible: then a path is rebuilt backwards, by the layers' depths) and a 4-byte bucket of
+//! the set. The search's allocations reach the [`SearchControl`] after every chunk,
 //! so that a memory budget stops a large layer while it grows.
 //!
 //! With a move budget ([`Space::max_depth`]) the layer at the bound is searched for goals only:
@@ -21,12 +22,12 @@ use rayon::prelude::*;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::visited::{HOLE, Scratch, ScratchPool, Visited};
+use super::visited::{Batch, Scratch, ScratchPool, Visited};
 use super::{Limit, SearchControl, SearchOutcome, Space};
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
 pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
-    let visited = Visited::new(false);
+    let visited = Visited::for_space(space, false);
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
     let root = visited.insert_root(start);
@@ -35,6 +36,7 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         return SearchOutcome::Found(vec![start]);
     }
     let mut layer = Layer::root(root);
+    let mut starts = vec![root];
     let mut depth = 0;
     while layer.states > 0 {
         if let Err(limit) = ctl.check() {
@@ -51,8 +53,10 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         };
         let (next, goal) = expand_layer(space, &visited, &scratch, &layer, ctl, &target);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
+        starts.push(next.indices.start);
         if let Some(goal) = goal {
-            return SearchOutcome::Found(visited.path_to(goal));
+            let depth = |i| layer_depth(&starts, i);
+            return SearchOutcome::Found(visited.path_to(space, goal, depth));
         }
         if let Err(limit) = ctl.check().and(full(&visited)) {
             return SearchOutcome::Stopped(limit);
@@ -63,12 +67,19 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
 }
 
 /// The limit a search reports when its arena cannot index another state.
-pub(crate) fn full<S: Copy + Eq + std::hash::Hash>(visited: &Visited<S>) -> Result<(), Limit> {
+pub(crate) fn full<S: bytemuck::Pod + Eq + std::hash::Hash>(
+    visited: &Visited<S>,
+) -> Result<(), Limit> {
     if visited.is_full() {
         Err(Limit::States(super::arena::MAX_STATES))
     } else {
         Ok(())
     }
+}
+
+/// The depth of index `i` in a search whose layer d began at index `starts[d]`.
+pub(crate) fn layer_depth(starts: &[u32], i: u32) -> u32 {
+    (starts.partition_point(|&start| start <= i) - 1) as u32
 }
 
 /// A layer: the range of arena indices its states were given (with a few holes: indices a worker
@@ -123,6 +134,7 @@ pub(crate) fn expand_layer<P: Space>(
     }
     let layer_states = layer.states;
     let layer = layer.indices.clone();
+    let holes = visited.holes_within(&layer);
     let chunk = chunk_size(layer.len()) as u32;
     let stored = AtomicU64::new(0);
     let expand = |chunk: Range<u32>| {
@@ -130,7 +142,7 @@ pub(crate) fn expand_layer<P: Space>(
             return None;
         }
         let (new, expanded, target) =
-            scratch.with(|s| expand_chunk(space, visited, chunk.clone(), s, target));
+            scratch.with(|s| expand_chunk(space, visited, chunk.clone(), &holes, s, target));
         stored.fetch_add(new, Ordering::Relaxed);
         ctl.add(new, expanded);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
@@ -156,7 +168,7 @@ pub(crate) fn expand_layer<P: Space>(
             .flatten()
             .next()
     };
-    scratch.release_reservations();
+    scratch.release_reservations(visited);
     let next = Layer {
         indices: end..visited.len() as u32,
         states: stored.into_inner(),
@@ -174,12 +186,14 @@ pub(crate) fn chunk_size(layer: usize) -> usize {
     (layer / (rayon::current_num_threads() * 8)).clamp(32, 1024)
 }
 
-/// Expands one chunk of a layer with a worker's reused buffers; returns the number of new
-/// states, of states expanded (the chunk's indices less its holes) and the first new target.
+/// Expands one chunk of a layer (whose holes are `holes`) with a worker's reused buffers;
+/// returns the number of new states, of states expanded (the chunk's indices less its holes)
+/// and the first new target.
 fn expand_chunk<P: Space>(
     space: &P,
     visited: &Visited<P::State>,
     chunk: Range<u32>,
+    holes: &[Range<u32>],
     Scratch {
         successors,
         batch,
@@ -187,15 +201,15 @@ fn expand_chunk<P: Space>(
     }: &mut Scratch<P::State>,
     target: &Target<P::State>,
 ) -> (u64, u64, Option<u32>) {
-    let mut expanded = 0;
+    let (mut expanded, mut new, mut found) = (0, 0, None);
     for index in chunk {
-        let parent = visited.parent(index);
-        if parent == HOLE {
+        // A layer has a hole or two per worker: a scan is cheaper than anything cleverer.
+        if holes.iter().any(|hole| hole.contains(&index)) {
             continue;
         }
         expanded += 1;
         let state = visited.state(index);
-        let parent = (parent != index).then(|| visited.state(parent));
+        let parent = visited.parent_state(index);
         successors.clear();
         space.successors(&state, parent.as_ref(), successors);
         for &next in successors.iter() {
@@ -204,28 +218,47 @@ fn expand_chunk<P: Space>(
                 batch.push(next, index, 0, 0);
             }
         }
+        if batch.is_full() {
+            new += settle(space, visited, batch, stored, target, &mut found);
+        }
     }
+    new += settle(space, visited, batch, stored, target, &mut found);
+    (new, expanded, found)
+}
+
+/// Hands a batch of successors to the set; returns how many were new, and sets `found` to the
+/// first target among them if it has none yet.
+fn settle<P: Space>(
+    space: &P,
+    visited: &Visited<P::State>,
+    batch: &mut Batch<P::State>,
+    stored: &mut Vec<(P::State, u32)>,
+    target: &Target<P::State>,
+    found: &mut Option<u32>,
+) -> u64 {
     // Targets are looked for after the set's locks are released: in the bidirectional search
     // the test is a lookup in the other side's set, too long to hold a write lock for.
     stored.clear();
     visited.insert_batch(batch, |next, index, _, _| stored.push((next, index)));
-    let found = match target {
-        Target::Goal { .. } => stored
-            .iter()
-            .find(|(s, _)| space.is_goal(s))
-            .map(|&(_, i)| i),
-        Target::KnownTo(other) => {
-            for &(state, index) in stored.iter() {
-                batch.push(state, 0, 0, index);
+    if found.is_none() {
+        *found = match target {
+            Target::Goal { .. } => stored
+                .iter()
+                .find(|(s, _)| space.is_goal(s))
+                .map(|&(_, i)| i),
+            Target::KnownTo(other) => {
+                for &(state, index) in stored.iter() {
+                    batch.push(state, 0, 0, index);
+                }
+                let mut first = None;
+                other.probe_batch(batch, |index| {
+                    first = first.min(Some(index)).or(Some(index))
+                });
+                first
             }
-            let mut first = None;
-            other.probe_batch(batch, |index| {
-                first = first.min(Some(index)).or(Some(index))
-            });
-            first
-        }
-    };
-    (stored.len() as u64, expanded, found)
+        };
+    }
+    stored.len() as u64
 }
 
 /// Counts the states reachable from the start, the start included, by exhausting the space.
@@ -256,6 +289,13 @@ pub fn count_reachable<P: Space>(
         }
         fn canonical(&self, state: P::State) -> P::State {
             self.space.canonical(state)
+        }
+        fn reversible(&self) -> bool {
+            // Goals left unexpanded would be dead ends.
+            self.expand_goals && self.space.reversible()
+        }
+        fn state_bytes(&self) -> usize {
+            self.space.state_bytes()
         }
     }
     let before = ctl.states();

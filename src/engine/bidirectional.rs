@@ -9,36 +9,48 @@
 //! the new layer a + 1 known to the other side lies on a path of length a + 1 + b, which is
 //! therefore shortest. Both maps together hold about twice the states within half the solution
 //! depth instead of every state within the whole depth.
+//!
+//! The moves being reversible, neither side keeps parent links: each rebuilds its half of the
+//! path backwards from the meeting state, by its layers' depths ([`Visited::path_to`]).
 
-use super::bfs::{Layer, Target, expand_layer, full};
+use super::arena::{Depths, Storage};
+use super::bfs::{Layer, Target, expand_layer, full, layer_depth};
 use super::visited::{ScratchPool, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
 /// One direction of the search.
 struct Side<S> {
     visited: Visited<S>,
-    /// The workers' buffers, which hold arena indices reserved in this side's arena.
-    scratch: ScratchPool<S>,
     frontier: Layer,
+    /// Where each layer's indices begin.
+    starts: Vec<u32>,
     depth: u64,
 }
 
-impl<S: Copy + Eq + std::hash::Hash> Side<S> {
-    fn new(root: S) -> Self {
-        let visited = Visited::new(false);
+impl<S: bytemuck::Pod + Eq + std::hash::Hash> Side<S> {
+    fn new<P: Space<State = S>>(space: &P, root: S) -> Self {
+        let visited = Visited::new(Storage {
+            width: space.state_bytes(),
+            parents: false,
+            depths: Depths::None,
+        });
         let root = visited.insert_root(root);
         Side {
             visited,
-            scratch: ScratchPool::new(),
             frontier: Layer::root(root),
+            starts: vec![root],
             depth: 0,
         }
     }
-}
 
-impl<S: Copy + Eq + std::hash::Hash> Side<S> {
-    fn bytes(&self) -> u64 {
-        self.visited.bytes() + self.scratch.bytes()
+    /// The states from this side's root to `state`, which it holds.
+    fn path_to<P: Space<State = S>>(&self, space: &P, state: &S) -> Vec<S> {
+        let index = self
+            .visited
+            .index_of(state)
+            .expect("both sides hold the meeting state");
+        self.visited
+            .path_to(space, index, |i| layer_depth(&self.starts, i))
     }
 }
 
@@ -55,8 +67,11 @@ pub fn bidirectional<P: Space>(
         ctl.add(1, 0);
         return SearchOutcome::Found(vec![start]);
     }
-    let mut forward = Side::new(start);
-    let mut backward = Side::new(goal);
+    let mut forward = Side::new(space, start);
+    let mut backward = Side::new(space, goal);
+    // One set of worker buffers for both sides: a layer's expansion gives back the arena
+    // indices its workers reserved, so the next layer may be the other side's.
+    let scratch = ScratchPool::new();
     ctl.add(2, 0);
     loop {
         if let Err(limit) = ctl.check() {
@@ -75,25 +90,19 @@ pub fn bidirectional<P: Space>(
         let (next, meeting) = expand_layer(
             space,
             &side.visited,
-            &side.scratch,
+            &scratch,
             &side.frontier,
             ctl,
             &Target::KnownTo(&other.visited),
         );
+        side.starts.push(next.indices.start);
         side.frontier = next;
         let meeting = meeting.map(|i| side.visited.state(i));
         ctl.set_depth(forward.depth + backward.depth);
-        ctl.set_bytes(forward.bytes() + backward.bytes());
+        ctl.set_bytes(forward.visited.bytes() + backward.visited.bytes() + scratch.bytes());
         if let Some(meeting) = meeting {
-            let on = |side: &Side<P::State>| {
-                let index = side
-                    .visited
-                    .index_of(&meeting)
-                    .expect("both sides hold the meeting state");
-                side.visited.path_to(index)
-            };
-            let mut path = on(&forward);
-            let mut rest = on(&backward);
+            let mut path = forward.path_to(space, &meeting);
+            let mut rest = backward.path_to(space, &meeting);
             rest.pop();
             path.extend(rest.into_iter().rev());
             return SearchOutcome::Found(path);

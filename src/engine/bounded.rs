@@ -45,6 +45,14 @@ impl<P: Space> Space for Bounded<'_, P> {
         self.space.tiebreak(state)
     }
 
+    fn reversible(&self) -> bool {
+        self.space.reversible()
+    }
+
+    fn state_bytes(&self) -> usize {
+        self.space.state_bytes()
+    }
+
     fn max_depth(&self) -> Option<u32> {
         Some(
             self.space

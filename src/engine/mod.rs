@@ -24,15 +24,18 @@ pub mod visited;
 
 use std::hash::Hash;
 
+use bytemuck::Pod;
+
 pub use bounded::Bounded;
 pub use control::{Limit, SearchControl, SearchOutcome, SearchStats};
 
 /// A state space searched by the engine: the one trait between a game and the engine.
 ///
-/// States are small packed values (`Copy`): integers or fixed arrays of bits. Every move costs 1.
+/// States are small packed values: integers or fixed arrays of bits (`Pod`: plain bytes, which
+/// the engine stores cut to [`Space::state_bytes`]). Every move costs 1.
 pub trait Space: Sync {
     /// A packed position. Equal states are the same search node.
-    type State: Copy + Eq + Hash + Send + Sync;
+    type State: Pod + Eq + Hash + Send + Sync;
 
     /// The start position.
     fn start(&self) -> Self::State;
@@ -87,6 +90,22 @@ pub trait Space: Sync {
     /// space. Default: `None`.
     fn max_depth(&self) -> Option<u32> {
         None
+    }
+
+    /// Whether every move can be undone by one move: the successors of a state (given no
+    /// parent, and after [`Space::canonical`]) include every state it is a successor of. The
+    /// engine then keeps no parent links: a path is rebuilt backwards from the goal by
+    /// regenerating each state's neighbours and looking them up, and A* keeps depths modulo
+    /// 256 (see [`arena::Depths`]). Default: false.
+    fn reversible(&self) -> bool {
+        false
+    }
+
+    /// How many bytes of a state (in memory, little-endian words: low bytes first) can be other
+    /// than zero; the engine stores only those. A sliding-block key of 41 bits in a `u64` takes
+    /// 6. Default: all of them.
+    fn state_bytes(&self) -> usize {
+        size_of::<Self::State>()
     }
 }
 

@@ -80,6 +80,16 @@ impl Space for EightPuzzle {
             .sum::<usize>();
         Some(distance as u32)
     }
+
+    /// Sliding a tile back undoes a move: no parent links, paths rebuilt backwards.
+    fn reversible(&self) -> bool {
+        true
+    }
+
+    /// Nine 4-bit cells: 36 bits, 5 bytes.
+    fn state_bytes(&self) -> usize {
+        5
+    }
 }
 
 /// A search of the 8-puzzle.
@@ -561,8 +571,8 @@ fn paths_are_rebuilt_from_parent_indices_in_a_space_without_reverse_moves() {
 
 #[test]
 fn paths_are_rebuilt_from_both_sides_of_a_reversible_space() {
-    // The 8-puzzle's moves are reversible: the bidirectional search joins two chains of parent
-    // indices at the meeting state, one of them walked backwards.
+    // The 8-puzzle's moves are reversible: the bidirectional search joins two paths rebuilt
+    // backwards from the meeting state, one of them reversed.
     for threads in [1, 2, 4] {
         let space = EightPuzzle::new(HARDEST, false);
         let ctl = SearchControl::unlimited();
@@ -626,4 +636,166 @@ fn a_beam_follows_one_way_moves_and_its_counts_do_not_depend_on_threads() {
         assert!(next.contains(&pair[1]), "{pair:?} is not a move");
     }
     assert!(path.len() as u32 > one_way_distances(100_000)[77_777]);
+}
+
+/// A maze on a grid: cells numbered row by row from 0 (the start), moves to the four
+/// neighbours that are not walls, the goal the last cell. Every move can be undone; whether the
+/// engine is told so is `reversible`. A cell number takes two bytes.
+struct Maze {
+    width: u32,
+    walls: Vec<bool>,
+    reversible: bool,
+}
+
+impl Maze {
+    /// Walls across every other row but the last, each with one gap, at alternate ends: a
+    /// single winding corridor, with a shortest path of about `side * side / 2` moves.
+    fn winding(side: u32) -> Maze {
+        let walls = (0..side * side)
+            .map(|cell| {
+                let (row, col) = (cell / side, cell % side);
+                let gap = if row % 4 == 1 { side - 1 } else { 0 };
+                row % 2 == 1 && row < side - 1 && col != gap
+            })
+            .collect();
+        Maze {
+            width: side,
+            walls,
+            reversible: true,
+        }
+    }
+
+    /// About one cell in four a wall, scattered by a fixed hash; start and goal are free.
+    fn scattered(side: u32) -> Maze {
+        let walls = (0..side * side)
+            .map(|cell| {
+                let hash = u64::from(cell).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+                hash % 4 == 0 && cell != 0 && cell != side * side - 1
+            })
+            .collect();
+        Maze {
+            width: side,
+            walls,
+            reversible: true,
+        }
+    }
+
+    fn goal(&self) -> u32 {
+        self.walls.len() as u32 - 1
+    }
+
+    /// The fewest moves from the start to the goal, by a plain queue: the reference.
+    fn distance(&self) -> Option<usize> {
+        let mut dist = vec![usize::MAX; self.walls.len()];
+        let mut queue = std::collections::VecDeque::from([0u32]);
+        dist[0] = 0;
+        let mut next = Vec::new();
+        while let Some(cell) = queue.pop_front() {
+            next.clear();
+            self.successors(&cell, None, &mut next);
+            for &n in &next {
+                if dist[n as usize] == usize::MAX {
+                    dist[n as usize] = dist[cell as usize] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        Some(dist[self.goal() as usize]).filter(|&d| d != usize::MAX)
+    }
+}
+
+impl Space for Maze {
+    type State = u32;
+
+    fn start(&self) -> u32 {
+        0
+    }
+
+    fn successors(&self, &cell: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+        let (w, cells) = (self.width, self.walls.len() as u32);
+        let neighbours = [
+            (cell >= w).then(|| cell - w),
+            (cell + w < cells).then(|| cell + w),
+            (cell % w > 0).then(|| cell - 1),
+            (cell % w < w - 1).then(|| cell + 1),
+        ];
+        out.extend(
+            neighbours
+                .into_iter()
+                .flatten()
+                .filter(|&n| !self.walls[n as usize]),
+        );
+    }
+
+    fn is_goal(&self, &cell: &u32) -> bool {
+        cell == self.goal()
+    }
+
+    /// Manhattan distance: consistent, and weak enough in a maze that A* meets many states
+    /// again by shorter ways.
+    fn heuristic(&self, &cell: &u32) -> Option<u32> {
+        let goal = self.goal();
+        let w = self.width;
+        Some((cell / w).abs_diff(goal / w) + (cell % w).abs_diff(goal % w))
+    }
+
+    fn reversible(&self) -> bool {
+        self.reversible
+    }
+
+    fn state_bytes(&self) -> usize {
+        2
+    }
+}
+
+type MazeSearch = fn(&Maze, &SearchControl) -> SearchOutcome<u32>;
+
+#[test]
+fn reversible_spaces_rebuild_paths_without_parents_beyond_256_moves() {
+    let runs: [(&str, MazeSearch); 3] = [
+        ("bfs", |s, c| bfs(s, c)),
+        ("astar", |s, c| astar(s, c)),
+        ("bidirectional", |s, c| bidirectional(s, s.goal(), c)),
+    ];
+    for maze in [Maze::winding(48), Maze::scattered(160)] {
+        let shortest = maze.distance().expect("a way through the maze");
+        assert!(shortest > 256, "the depths wrap around: {shortest} moves");
+        for (name, search) in runs {
+            let mut results = Vec::new();
+            for (reversible, threads) in [(false, 1), (true, 1), (true, 4)] {
+                let maze = Maze {
+                    reversible,
+                    walls: maze.walls.clone(),
+                    ..maze
+                };
+                let ctl = SearchControl::unlimited();
+                let SearchOutcome::Found(path) = with_threads(threads, || search(&maze, &ctl))
+                else {
+                    panic!("{name} found no way through the maze");
+                };
+                assert_eq!(path.first(), Some(&0));
+                assert_eq!(path.last(), Some(&maze.goal()));
+                for pair in path.windows(2) {
+                    let mut next = Vec::new();
+                    maze.successors(&pair[0], None, &mut next);
+                    assert!(next.contains(&pair[1]), "{name}: {pair:?} is not a move");
+                }
+                let stats = ctl.stats();
+                results.push((path.len() - 1, stats.states, stats.expanded));
+            }
+            // Parent links or none, one thread or four: the same shortest length, and (but for
+            // the bidirectional search, whose meeting layer depends on the threads) the same
+            // counts.
+            assert!(
+                results.iter().all(|r| r.0 == shortest),
+                "{name}: {results:?}"
+            );
+            if name != "bidirectional" {
+                assert!(
+                    results.iter().all(|r| *r == results[0]),
+                    "{name}: {results:?}"
+                );
+            }
+        }
+    }
 }

@@ -18,16 +18,23 @@
 //! the write lock. It goes through dashmap's `raw-api` (the shards' hashbrown tables) with the
 //! hash of the state, not of the index, and dashmap's own shard choice; the map's ordinary
 //! methods, which would hash the index, are never used.
+//!
+//! Paths: where the arena keeps parent indices, a path is the chain of parents. A reversible
+//! space keeps none ([`Space::reversible`]): its path is rebuilt backwards from the goal, each
+//! step regenerating the current state's neighbours (its predecessors, since every move can be
+//! undone) and moving to one stored closer to the start ([`Visited::path_to`]): a few lookups
+//! per move of the answer, instead of four bytes for every state stored.
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use bytemuck::Pod;
 use dashmap::{DashMap, SharedValue};
 
-use super::arena::Arena;
-pub use super::arena::HOLE;
+use super::Space;
+use super::arena::{Arena, Depths, Storage, wrapped_difference};
 
 /// The hasher of every visited set.
 pub type StateHasher = foldhash::fast::FixedState;
@@ -62,7 +69,13 @@ pub struct Batch<S> {
 /// Arena indices a worker reserves at a time.
 const RESERVE: u32 = 64;
 
-impl<S: Copy> Batch<S> {
+/// Candidates a batch gathers before a search hands it to the set ([`Batch::is_full`]): enough
+/// for groups of dozens per shard, whose memory misses overlap; few enough that the workers'
+/// buffers stay small beside the set (a chunk of a thousand states with a dozen successors each
+/// made them a fifth of a sliding-block search's memory).
+const BATCH: usize = 4096;
+
+impl<S: Pod> Batch<S> {
     pub fn new() -> Self {
         Batch {
             candidates: Vec::new(),
@@ -89,6 +102,12 @@ impl<S: Copy> Batch<S> {
         self.candidates.len()
     }
 
+    /// Whether the batch should be handed to the set now, before more are pushed.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.candidates.len() >= BATCH
+    }
+
     pub fn is_empty(&self) -> bool {
         self.candidates.is_empty()
     }
@@ -100,7 +119,7 @@ impl<S: Copy> Batch<S> {
     }
 }
 
-impl<S: Copy> Default for Batch<S> {
+impl<S: Pod> Default for Batch<S> {
     fn default() -> Self {
         Self::new()
     }
@@ -122,7 +141,7 @@ pub struct ScratchPool<S> {
     bytes: AtomicU64,
 }
 
-impl<S: Copy> ScratchPool<S> {
+impl<S: Pod> ScratchPool<S> {
     pub fn new() -> Self {
         ScratchPool {
             free: std::sync::Mutex::new(Vec::new()),
@@ -151,17 +170,23 @@ impl<S: Copy> ScratchPool<S> {
         result
     }
 
-    /// Gives up the arena indices the workers reserved and did not use: they stay holes. A
-    /// search whose layers are ranges of indices calls it when a layer is complete, so that no
-    /// state of the next layer is written into the range of this one.
-    pub fn release_reservations(&self) {
+    /// Gives up the arena indices the workers reserved and did not use: they stay holes of
+    /// `visited` ([`Visited::holes_within`]). A search whose layers are ranges of indices calls
+    /// it when a layer is complete, so that no state of the next layer is written into the
+    /// range of this one.
+    pub fn release_reservations(&self, visited: &Visited<S>)
+    where
+        S: Eq + Hash,
+    {
         for scratch in self
             .free
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .iter_mut()
         {
-            scratch.batch.reserved = 0..0;
+            visited
+                .arena
+                .release(std::mem::replace(&mut scratch.batch.reserved, 0..0));
         }
     }
 
@@ -171,13 +196,13 @@ impl<S: Copy> ScratchPool<S> {
     }
 }
 
-fn scratch_bytes<S: Copy>(scratch: &Scratch<S>) -> u64 {
+fn scratch_bytes<S: Pod>(scratch: &Scratch<S>) -> u64 {
     (scratch.successors.capacity() * size_of::<S>()
         + scratch.stored.capacity() * size_of::<(S, u32)>()) as u64
         + scratch.batch.bytes()
 }
 
-impl<S: Copy> Default for ScratchPool<S> {
+impl<S: Pod> Default for ScratchPool<S> {
     fn default() -> Self {
         Self::new()
     }
@@ -196,18 +221,34 @@ pub struct Visited<S> {
     full: AtomicBool,
 }
 
-impl<S: Copy + Eq + Hash> Visited<S> {
-    /// An empty set; `with_depths` keeps each state's depth (A*, which improves it).
-    pub fn new(with_depths: bool) -> Self {
+impl<S: Pod + Eq + Hash> Visited<S> {
+    /// An empty set whose arena keeps what `storage` says.
+    pub fn new(storage: Storage) -> Self {
         let map =
             DashMap::with_capacity_and_hasher_and_shard_amount(0, StateHasher::default(), SHARDS);
         Visited {
-            arena: Arena::new(with_depths),
+            arena: Arena::new(storage),
             table_bytes: AtomicU64::new((size_of_val(map.shards()) + SHARDS * 16) as u64),
             map,
             imminent: AtomicU64::new(0),
             full: AtomicBool::new(false),
         }
+    }
+
+    /// An empty set for a search of `space`: its states' bytes, parents unless the space is
+    /// reversible, and with `depths` the depth of each state (exact, or modulo 256 in a
+    /// reversible space: see [`Depths`]).
+    pub fn for_space<P: Space<State = S>>(space: &P, depths: bool) -> Self {
+        let reversible = space.reversible();
+        Self::new(Storage {
+            width: space.state_bytes(),
+            parents: !reversible,
+            depths: match (depths, reversible) {
+                (false, _) => Depths::None,
+                (true, false) => Depths::Exact,
+                (true, true) => Depths::Wrapping,
+            },
+        })
     }
 
     /// Stores the start state (index 0, its own parent, depth 0).
@@ -233,8 +274,8 @@ impl<S: Copy + Eq + Hash> Visited<S> {
         let arena = &self.arena;
         let starts = self.group_by_shard(batch);
         let candidates = &batch.candidates;
-        // A stored depth loses to a smaller one (in a set that keeps none, all are 0).
-        let improves = |index: u32, c: &Candidate<S>| c.depth < arena.depth(index);
+        // A stored depth loses to a smaller one (in a set that keeps none, nothing improves).
+        let improves = |index: u32, c: &Candidate<S>| arena.improves(index, c.depth);
         let shards = self.map.shards();
         for shard in 0..SHARDS {
             let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
@@ -420,16 +461,66 @@ impl<S: Copy + Eq + Hash> Visited<S> {
         self.arena.state(i)
     }
 
-    /// The index of the state `i` was reached from (the start's is its own, a hole's
-    /// [`HOLE`]).
+    /// The state `i` was reached from, where the set keeps parents and `i` is not the start: a
+    /// game may use it to skip moves that lead back ([`Space::successors`]).
     #[inline]
-    pub fn parent(&self, i: u32) -> u32 {
-        self.arena.parent(i)
+    pub fn parent_state(&self, i: u32) -> Option<S> {
+        self.arena
+            .parent(i)
+            .filter(|&parent| parent != i)
+            .map(|parent| self.arena.state(parent))
     }
 
-    /// The states from the start to the state at index `i`.
-    pub fn path_to(&self, i: u32) -> Vec<S> {
-        self.arena.path_to(i)
+    /// The depth stored with `i` (see [`Depths`]; 0 where none is kept).
+    #[inline]
+    pub fn depth(&self, i: u32) -> u32 {
+        self.arena.depth(i)
+    }
+
+    /// The deepest depth a state can be stored with.
+    pub fn max_depth(&self) -> u32 {
+        self.arena.max_depth()
+    }
+
+    /// The holes (indices reserved and never written) within `range`, in order.
+    pub fn holes_within(&self, range: &std::ops::Range<u32>) -> Vec<std::ops::Range<u32>> {
+        self.arena.holes_within(range)
+    }
+
+    /// The states from the start (index 0) to the state at index `i`: along parent links, or in
+    /// a set that keeps none (a reversible `space`), backwards from `i`: each step goes to the
+    /// neighbour stored with the smallest depth below the current state's, by `depth(index)`
+    /// (modulo 256 will do: the depths compared are neighbours', see [`Depths::Wrapping`]).
+    /// Such a neighbour exists: the state the current one was stored from is one, and a stored
+    /// depth only ever decreases. So the path is no longer than the depth of `i`.
+    pub fn path_to<P: Space<State = S>>(
+        &self,
+        space: &P,
+        i: u32,
+        depth: impl Fn(u32) -> u32,
+    ) -> Vec<S> {
+        if let Some(path) = self.arena.path_to(i) {
+            return path;
+        }
+        let mut path = vec![self.state(i)];
+        let mut neighbours = Vec::new();
+        let mut current = i;
+        while current != 0 {
+            neighbours.clear();
+            space.successors(&self.state(current), None, &mut neighbours);
+            let here = depth(current);
+            let (_, next) = neighbours
+                .iter()
+                .filter_map(|&n| self.index_of(&space.canonical(n)))
+                .map(|j| (wrapped_difference(depth(j), here), j))
+                .filter(|&(difference, _)| difference < 0)
+                .min()
+                .expect("a state of a reversible space has a stored neighbour nearer the start");
+            path.push(self.state(next));
+            current = next;
+        }
+        path.reverse();
+        path
     }
 
     /// Indices handed out so far: the states stored have indices below it, among a few holes.

@@ -292,7 +292,13 @@ impl<const N: usize> FireSet for Bits<N> {
 /// A packed search state: `K` words holding bit fields (see [`super::keys::KeyLayout`]).
 /// Serialisable for the distributed backend, which sends states between workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct Key<const K: usize>(#[serde(with = "BigArray")] pub [u64; K]);
+
+// SAFETY: a transparent wrapper of `[u64; K]`: no padding, and any bits are a key (the engine
+// stores keys as bytes).
+unsafe impl<const K: usize> bytemuck::Zeroable for Key<K> {}
+unsafe impl<const K: usize> bytemuck::Pod for Key<K> {}
 
 impl<const K: usize> Key<K> {
     pub const ZERO: Self = Key([0; K]);

@@ -53,9 +53,15 @@ pub const fn cell(bit: u32) -> (usize, usize) {
 /// A board packed into four bit planes (see the module doc). Serialisable for the distributed
 /// backend, which sends states between workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct Board {
     planes: [u64; 4],
 }
+
+// SAFETY: a transparent wrapper of `[u64; 4]`: no padding, and any bits are a board (the engine
+// stores boards as bytes).
+unsafe impl bytemuck::Zeroable for Board {}
+unsafe impl bytemuck::Pod for Board {}
 
 impl Hash for Board {
     #[inline]

@@ -203,7 +203,13 @@ impl Field {
 /// A packed state: `N` words of fields. Serialisable for the distributed backend, which sends
 /// states between workers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct Key<const N: usize>(#[serde(with = "BigArray")] pub [u64; N]);
+
+// SAFETY: a transparent wrapper of `[u64; N]`: no padding, and any bits are a key (the engine
+// stores keys as bytes).
+unsafe impl<const N: usize> bytemuck::Zeroable for Key<N> {}
+unsafe impl<const N: usize> bytemuck::Pod for Key<N> {}
 
 impl<const N: usize> Key<N> {
     pub const ZERO: Self = Key([0; N]);

@@ -599,4 +599,25 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
             .sum();
         Some(h)
     }
+
+    /// A block can always go back the way it came: the engine keeps no parent links.
+    fn reversible(&self) -> bool {
+        true
+    }
+
+    /// The bytes up to the last field's last bit: the rest of a key is always zero.
+    fn state_bytes(&self) -> usize {
+        let bits = self
+            .slots
+            .iter()
+            .map(|slot| {
+                let field = slot.field;
+                usize::from(field.word) * 64
+                    + usize::from(field.shift)
+                    + field.mask.count_ones() as usize
+            })
+            .max()
+            .unwrap_or(0);
+        bits.div_ceil(8).max(1)
+    }
 }
