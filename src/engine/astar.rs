@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::bfs::{chunk_size, full};
+use super::bfs::{chunk_size, full, grow_ahead};
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
@@ -66,11 +66,6 @@ impl Bucket {
         (indices * size_of::<u32>()
             + self.parts.capacity() * size_of::<Vec<u32>>()
             + self.ranked.capacity() * size_of::<(u32, u32)>()) as u64
-    }
-
-    /// The queued indices (not the ranked ones).
-    fn indices(&self) -> impl Iterator<Item = u32> + '_ {
-        self.parts.iter().flatten().copied()
     }
 }
 
@@ -125,6 +120,8 @@ struct Search<'a, P: Space> {
     visited: Visited<P::State>,
     scratch: ScratchPool<P::State>,
     open: BTreeMap<(u32, u32), Bucket>,
+    /// States expanded so far: with the states stored, what a bucket is expected to add.
+    expanded: u64,
 }
 
 impl<'a, P: Space> Search<'a, P> {
@@ -136,6 +133,7 @@ impl<'a, P: Space> Search<'a, P> {
             visited: Visited::for_space(space, true),
             scratch: ScratchPool::new(),
             open: BTreeMap::new(),
+            expanded: 0,
         }
     }
 
@@ -156,12 +154,15 @@ impl<'a, P: Space> Search<'a, P> {
                 return SearchOutcome::Exhausted;
             }
             self.ctl.set_depth(u64::from(f));
-            // A goal queued earlier with this f: every smaller f is done.
+            // A goal queued earlier with this f: every smaller f is done. (The first in queue
+            // order, looked for in parallel: a bucket may hold millions.)
             let visited = &self.visited;
+            let is_goal = |&i: &u32| space.is_goal(&visited.state(i));
             let queued_goal = bucket
-                .indices()
-                .chain(bucket.ranked.iter().map(|&(i, _)| i))
-                .find(|&i| space.is_goal(&visited.state(i)));
+                .parts
+                .par_iter()
+                .find_map_first(|part| part.iter().copied().find(is_goal))
+                .or_else(|| bucket.ranked.iter().map(|&(i, _)| i).find(is_goal));
             if let Some(goal) = queued_goal {
                 return self.found(goal);
             }
@@ -258,6 +259,11 @@ impl<'a, P: Space> Search<'a, P> {
         let (space, ctl, ordered) = (self.space, self.ctl, self.ordered);
         let (visited, scratch) = (&self.visited, &self.scratch);
         let len: usize = parts.iter().map(|p| p.len()).sum();
+        if self.expanded > 0 {
+            let per_state = visited.len() as f64 / self.expanded as f64;
+            grow_ahead(visited, (len as f64 * per_state) as usize);
+        }
+        self.expanded += len as u64;
         let waiting = self.open_bytes() + (len * size_of::<u32>()) as u64;
         let in_flight = AtomicU64::new(0);
         let expand = |chunk: &[u32]| {
@@ -285,10 +291,8 @@ impl<'a, P: Space> Search<'a, P> {
         let mut goal = None;
         for chunk in chunks {
             goal = goal.or(chunk.goal);
-            for (delta, mut states) in (0..).zip(chunk.queued) {
+            for (delta, states) in (0..).zip(chunk.queued) {
                 if !states.is_empty() {
-                    // The slack of doubling would be memory too.
-                    states.shrink_to_fit();
                     self.open
                         .entry((f + delta, g + 1))
                         .or_default()
@@ -359,6 +363,11 @@ fn expand_chunk<P: Space>(
         }
         if batch.is_full() {
             stored += settle(visited, batch, f, &mut result.queued);
+    // The slack of doubling would be memory too; the worker drops it, not the thread that
+    // queues every chunk's states one after another.
+    for states in &mut result.queued {
+        states.shrink_to_fit();
+    }
         }
     }
     stored += settle(visited, batch, f, &mut result.queued);

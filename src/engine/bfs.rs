@@ -127,10 +127,7 @@ pub(crate) fn expand_layer<P: Space>(
     // Small layers skip it: a round of the thread pool costs more than their few insertions.
     if layer.before > 0 {
         let growth = layer.states as f64 / layer.before as f64;
-        let expected = (layer.states as f64 * growth) as usize;
-        if expected >= RESERVE_FROM {
-            visited.reserve(expected.min(visited.len()));
-        }
+        grow_ahead(visited, (layer.states as f64 * growth) as usize);
     }
     let layer_states = layer.states;
     let layer = layer.indices.clone();
@@ -179,6 +176,21 @@ pub(crate) fn expand_layer<P: Space>(
 
 /// The smallest expected layer for which the tables are grown ahead of it.
 const RESERVE_FROM: usize = 1 << 14;
+
+/// Grows the tables of `visited` now for `expected` new states, at most doubling them (as they
+/// would while the states arrive, so that a memory budget still sees them grow). Why: a table
+/// that grows while the workers insert is rehashed under its shard's write lock, and a worker
+/// that needs the shard meanwhile waits (on two cores, a fifth of an A*'s time had one core
+/// idle so); here every worker rehashes shards at once. Small growths skip it: a round of the
+/// thread pool costs more than their few insertions.
+pub(crate) fn grow_ahead<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync>(
+    visited: &Visited<S>,
+    expected: usize,
+) {
+    if expected >= RESERVE_FROM {
+        visited.reserve(expected.min(visited.len()));
+    }
+}
 
 /// States handed to a worker at a time: enough per worker to balance the load, and large enough
 /// that a chunk's successors form long per-shard groups in the visited set.
