@@ -48,6 +48,9 @@ use super::bfs::{chunk_size, full, grow_ahead};
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
 use super::{SearchControl, SearchOutcome, Space};
 
+/// The fewest queued states of a bucket that are searched for a goal in parallel.
+const PARALLEL_SCAN: usize = 1 << 16;
+
 /// The states queued for one (f, g): indices into the visited set's arena, in the parts the
 /// chunks that queued them produced, and (ordered search only) states queued again after a
 /// goals-only expansion, each with its priority.
@@ -155,14 +158,18 @@ impl<'a, P: Space> Search<'a, P> {
             }
             self.ctl.set_depth(u64::from(f));
             // A goal queued earlier with this f: every smaller f is done. (The first in queue
-            // order, looked for in parallel: a bucket may hold millions.)
+            // order; looked for in parallel in a large bucket, which may hold millions, and on
+            // this thread in a small one, for which a round of the pool costs more.)
             let visited = &self.visited;
             let is_goal = |&i: &u32| space.is_goal(&visited.state(i));
-            let queued_goal = bucket
-                .parts
-                .par_iter()
-                .find_map_first(|part| part.iter().copied().find(is_goal))
-                .or_else(|| bucket.ranked.iter().map(|&(i, _)| i).find(is_goal));
+            let first_in = |part: &Vec<u32>| part.iter().copied().find(is_goal);
+            let queued = bucket.parts.iter().map(Vec::len).sum::<usize>();
+            let queued_goal = if queued >= PARALLEL_SCAN {
+                bucket.parts.par_iter().find_map_first(first_in)
+            } else {
+                bucket.parts.iter().find_map(first_in)
+            }
+            .or_else(|| bucket.ranked.iter().map(|&(i, _)| i).find(is_goal));
             if let Some(goal) = queued_goal {
                 return self.found(goal);
             }
@@ -363,11 +370,11 @@ fn expand_chunk<P: Space>(
         }
         if batch.is_full() {
             stored += settle(visited, batch, f, &mut result.queued);
-    // The slack of doubling would be memory too; the worker drops it, not the thread that
-    // queues every chunk's states one after another.
-    for states in &mut result.queued {
-        states.shrink_to_fit();
-    }
+            // The slack of doubling would be memory too; the worker drops it, not the thread that
+            // queues every chunk's states one after another.
+            for states in &mut result.queued {
+                states.shrink_to_fit();
+            }
         }
     }
     stored += settle(visited, batch, f, &mut result.queued);
