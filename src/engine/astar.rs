@@ -370,14 +370,14 @@ fn expand_chunk<P: Space>(
         }
         if batch.is_full() {
             stored += settle(visited, batch, f, &mut result.queued);
-            // The slack of doubling would be memory too; the worker drops it, not the thread that
-            // queues every chunk's states one after another.
-            for states in &mut result.queued {
-                states.shrink_to_fit();
-            }
         }
     }
     stored += settle(visited, batch, f, &mut result.queued);
+    // The slack of doubling would be memory too; the worker drops it, not the thread that
+    // queues every chunk's states one after another.
+    for states in &mut result.queued {
+        states.shrink_to_fit();
+    }
     // Goals are looked for after the set's locks are released; only those at f are optimal.
     result.goal = result.queued.first().and_then(|at_f| {
         at_f.iter()

@@ -277,7 +277,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         // A stored depth loses to a smaller one (in a set that keeps none, nothing improves).
         let improves = |index: u32, c: &Candidate<S>| arena.improves(index, c.depth);
         let shards = self.map.shards();
-        for shard in shard_order() {
+        for shard in 0..SHARDS {
             let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
             if group.is_empty() {
                 continue;
@@ -346,7 +346,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     /// many lookups at once, with their memory misses overlapped as in [`Self::insert_batch`].
     pub fn probe_batch(&self, batch: &mut Batch<S>, mut found: impl FnMut(u32)) {
         let starts = self.group_by_shard(batch);
-        for shard in shard_order() {
+        for shard in 0..SHARDS {
             let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
             if !group.is_empty() {
                 self.probe_group(shard, &batch.candidates, group, |index, c| {
@@ -550,18 +550,6 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     pub fn bytes(&self) -> u64 {
         self.arena.bytes() + self.table_bytes.load(Ordering::Relaxed)
     }
-}
-
-/// The shards in the order this worker visits a batch's groups: all of them, starting at a
-/// point of the ring that depends on the worker. Why: workers that all started at shard 0
-/// reached the same shards at the same moments, and waited for each other's write locks and
-/// passed the locks' cache lines back and forth (two threads spent an eighth more processor
-/// time than one on the same search); spread around the ring, they meet rarely.
-fn shard_order() -> impl Iterator<Item = usize> {
-    let start = rayon::current_thread_index().map_or(0, |worker| {
-        worker * SHARDS / rayon::current_num_threads().max(1) % SHARDS
-    });
-    (start..SHARDS).chain(0..start)
 }
 
 /// What a table adds when it next grows, if it is more than 3/4 full (its buckets double).
