@@ -178,9 +178,9 @@ where
             for &index in chunk {
                 let state = owner.store.state(index);
                 let parent = Link::new(me, index);
-                let parent_state = owner.store.local_parent(index, me);
+                let came_by = owner.store.came_by(space, index, me);
                 successors.clear();
-                space.successors(&state, parent_state.as_ref(), &mut successors);
+                space.successors(&state, came_by, &mut successors);
                 for &next in &successors {
                     let next = space.canonical(next);
                     if goals_only {

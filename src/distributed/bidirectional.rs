@@ -166,9 +166,9 @@ where
             for &index in chunk {
                 let state = owner.stores[side].state(index);
                 let parent = Link::new(me, index);
-                let parent_state = owner.stores[side].local_parent(index, me);
+                let came_by = owner.stores[side].came_by(space, index, me);
                 successors.clear();
-                space.successors(&state, parent_state.as_ref(), &mut successors);
+                space.successors(&state, came_by, &mut successors);
                 for &next in &successors {
                     rounds.offer((space.canonical(next), parent, side as u32));
                 }

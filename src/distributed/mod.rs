@@ -33,9 +33,10 @@
 //! them at the end of the round, with the same limit; an interrupt of one process interrupts
 //! every process.
 //!
-//! A state is expanded with its parent state when the same worker holds it, else without
-//! (`Space::successors` gets `None`): a game's `parent` shortcut only skips successors that are
-//! stored already, so its absence costs messages, never answers.
+//! The stores keep parent links, not move tags: a state is expanded with the tag of the move
+//! that reached it when the same worker holds its parent, else without (`Space::successors`
+//! gets `None`): a game's shortcut only skips successors that are stored already, so its
+//! absence costs messages, never answers.
 
 pub mod cluster;
 pub mod hostfile;

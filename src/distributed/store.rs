@@ -17,6 +17,7 @@ use std::mem::size_of;
 use hashbrown::raw::RawTable;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Space;
 use crate::engine::visited::{PREFETCH_AHEAD, Prefetcher};
 
 /// Where a stored state lives: its worker (among all workers of the cluster) and its index in
@@ -225,10 +226,14 @@ impl<S: Copy + Eq + Hash> Store<S> {
         self.parents.get(index)
     }
 
-    /// The state the state at `index` was reached from, if worker `me` (this store's) holds it.
-    pub fn local_parent(&self, index: u32, me: usize) -> Option<S> {
+    /// The tag of the move that reached the state at `index` ([`Space::move_tag`]), if `space`
+    /// tags moves and worker `me` (this store's) holds the state it was reached from.
+    pub fn came_by<P: Space<State = S>>(&self, space: &P, index: u32, me: usize) -> Option<u8> {
         let parent = self.parent(index);
-        (parent != Link::ROOT && parent.worker() == me).then(|| self.state(parent.index()))
+        if !P::TAGS_MOVES || parent == Link::ROOT || parent.worker() != me {
+            return None;
+        }
+        space.move_tag(&self.state(index), &self.state(parent.index()))
     }
 
     /// Heap bytes: the columns by capacity, the table's buckets (a 4-byte index and a control

@@ -203,7 +203,7 @@ impl Space for OneWay {
         1
     }
 
-    fn successors(&self, state: &u64, _parent: Option<&u64>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
         out.extend([
             (state * 3 + 1) % MODULUS,
             (state * 7) % MODULUS,

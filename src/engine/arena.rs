@@ -1,6 +1,6 @@
 //! The append-only store of a search's states: every stored state once, in its packed form cut
 //! to the bytes it uses, with (where the search needs them) the 32-bit index of the state it was
-//! reached from and its depth.
+//! reached from, its depth and its move tag.
 //!
 //! Why an arena: the visited set used to keep each state beside a copy of its parent state, and
 //! every open list and frontier a third and fourth copy. Here a state has one home, its index;
@@ -12,18 +12,19 @@
 //! [`super::Space::state_bytes`]: a 41-bit sliding-block key takes 6 bytes, not 8); a parent
 //! index unless the space is reversible (its paths are rebuilt backwards from depths, see
 //! [`super::visited::Visited::path_back`]); and for A* a depth, exact in 16 bits or, in a
-//! reversible space, modulo 256 in 8 ([`Depths`]). So a state of a reversible space's A* costs
-//! its packed bytes and one, where it used to cost them and six.
+//! reversible space, modulo 256 in 8 ([`Depths`]); and where the game tags its moves, the tag
+//! of the move that reached it ([`super::Space::move_tag`], 8 bits). So a state of a reversible
+//! space's A* costs its packed bytes and two, where it used to cost them and six.
 //!
 //! Concurrency: workers append from inside the visited set's shard write locks, several shards
 //! at once. An index is reserved with one atomic add and its slot written before the index is
 //! published (into the set, under the lock, or to the next layer, after the layer's join), so a
-//! reader that obtained an index always sees its state. Parent and depth may be rewritten when
-//! A* finds a shorter path; they are atomics so that this stays well defined.
+//! reader that obtained an index always sees its state. Parent, depth and tag may be rewritten
+//! when A* finds a shorter path; they are atomics so that this stays well defined.
 //!
 //! Layout: segments of [`SEGMENT`] slots (the first seven smaller and growing, so that a search
 //! of a few states allocates a few kilobytes), found through a two-level directory of pointers
-//! allocated as they are needed. A segment holds its states, parents and depths as separate
+//! allocated as they are needed. A segment holds its states, parents, depths and tags as separate
 //! arrays, so no padding is stored beside a state.
 
 use std::cell::UnsafeCell;
@@ -46,6 +47,9 @@ const DIR: usize = 1 << DIR_BITS;
 
 /// The most states an arena holds (indices are 32 bits; `u32::MAX` is never used).
 pub const MAX_STATES: u64 = u32::MAX as u64;
+
+/// The stored tag that tags nothing: the start's, and a game's `None`.
+const NO_TAG: u8 = u8::MAX;
 
 /// The depths an arena keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,16 +75,19 @@ pub struct Storage {
     /// Whether each state keeps the index of the state it was reached from.
     pub parents: bool,
     pub depths: Depths,
+    /// Whether each state keeps the tag of the move that reached it.
+    pub tags: bool,
 }
 
-/// One segment: `len` slots as separate arrays; the parents and depths that the arena does not
-/// keep are empty.
+/// One segment: `len` slots as separate arrays; the parents, depths and tags that the arena
+/// does not keep are empty.
 struct Segment {
     /// `len * width` bytes: the states' kept bytes, one after another.
     states: Box<[UnsafeCell<MaybeUninit<u8>>]>,
     parents: Box<[AtomicU32]>,
     exact: Box<[AtomicU16]>,
     wrapping: Box<[AtomicU8]>,
+    tags: Box<[AtomicU8]>,
 }
 
 impl Segment {
@@ -99,6 +106,9 @@ impl Segment {
             wrapping: (0..kept(storage.depths == Depths::Wrapping))
                 .map(|_| AtomicU8::new(0))
                 .collect(),
+            tags: (0..kept(storage.tags))
+                .map(|_| AtomicU8::new(NO_TAG))
+                .collect(),
         })
     }
 }
@@ -110,7 +120,7 @@ type Directory = [AtomicPtr<Segment>; DIR];
 #[repr(align(128))]
 struct Padded(AtomicU64);
 
-/// A concurrent append-only vector of (state, parent index, depth).
+/// A concurrent append-only vector of (state, parent index, depth, move tag).
 pub struct Arena<S> {
     top: Box<[AtomicPtr<Directory>; DIR]>,
     len: Padded,
@@ -199,9 +209,11 @@ impl<S: Pod> Arena<S> {
             width,
             parents,
             depths,
+            tags,
         } = self.storage;
         width
             + if parents { size_of::<u32>() } else { 0 }
+            + if tags { size_of::<u8>() } else { 0 }
             + match depths {
                 Depths::None => 0,
                 Depths::Exact => size_of::<u16>(),
@@ -241,8 +253,9 @@ impl<S: Pod> Arena<S> {
             .collect()
     }
 
-    /// Writes the state of a reserved index `i`, reached from `parent` (`None`: it is a start).
-    pub fn write(&self, i: u32, state: S, parent: Option<u32>, depth: u32) {
+    /// Writes the state of a reserved index `i`, reached from `parent` (`None`: it is a start)
+    /// by a move tagged `tag`.
+    pub fn write(&self, i: u32, state: S, parent: Option<u32>, depth: u32, tag: Option<u8>) {
         let (segment, offset) = locate(i);
         let seg = self.segment_or_new(segment);
         let width = self.storage.width;
@@ -256,12 +269,30 @@ impl<S: Pod> Arena<S> {
         // lie within the segment's array.
         unsafe {
             let slot = UnsafeCell::raw_get(seg.states.as_ptr().add(offset * width)).cast::<u8>();
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), slot, width);
+            copy_short(bytes.as_ptr(), slot, width);
         }
         if self.storage.parents {
             seg.parents[offset].store(parent.unwrap_or(i), Ordering::Relaxed);
         }
         self.set_depth(seg, offset, depth);
+        self.set_tag(seg, offset, tag);
+    }
+
+    fn set_tag(&self, seg: &Segment, offset: usize, tag: Option<u8>) {
+        if self.storage.tags {
+            seg.tags[offset].store(tag.unwrap_or(NO_TAG), Ordering::Relaxed);
+        }
+    }
+
+    /// The tag of the move that reached `i`; `None` for a start, or when the arena keeps none.
+    #[inline]
+    pub fn tag(&self, i: u32) -> Option<u8> {
+        if !self.storage.tags {
+            return None;
+        }
+        let (segment, offset) = locate(i);
+        let tag = self.segment(segment).tags[offset].load(Ordering::Relaxed);
+        (tag != NO_TAG).then_some(tag)
     }
 
     fn set_depth(&self, seg: &Segment, offset: usize, depth: u32) {
@@ -288,9 +319,20 @@ impl<S: Pod> Arena<S> {
                 .cast::<u8>();
             if width == size_of::<S>() {
                 std::ptr::read_unaligned(slot.cast::<S>())
+            } else if size_of::<S>().is_multiple_of(8) && align_of::<S>() >= 8 {
+                // A state of whole words (every key of the games): each word is put together
+                // in a register and stored once. Bytes copied into a stack value piecemeal and
+                // then read as a word stall the load (no store forwards it), in every lookup.
+                let mut state = S::zeroed();
+                let words: &mut [u64] =
+                    bytemuck::cast_slice_mut(bytemuck::bytes_of_mut(&mut state));
+                for (k, word) in words.iter_mut().enumerate().take(width.div_ceil(8)) {
+                    *word = read_word(slot.add(8 * k), (width - 8 * k).min(8));
+                }
+                state
             } else {
                 let mut state = S::zeroed();
-                std::ptr::copy_nonoverlapping(slot, (&raw mut state).cast::<u8>(), width);
+                copy_short(slot, (&raw mut state).cast::<u8>(), width);
                 state
             }
         }
@@ -340,13 +382,14 @@ impl<S: Pod> Arena<S> {
     }
 
     /// Records a shorter way to `i`.
-    pub fn relink(&self, i: u32, parent: u32, depth: u32) {
+    pub fn relink(&self, i: u32, parent: u32, depth: u32, tag: Option<u8>) {
         let (segment, offset) = locate(i);
         let seg = self.segment(segment);
         if self.storage.parents {
             seg.parents[offset].store(parent, Ordering::Relaxed);
         }
         self.set_depth(seg, offset, depth);
+        self.set_tag(seg, offset, tag);
     }
 
     /// The states from the start (the first state whose parent is itself) to `i`; `None` when
@@ -392,6 +435,70 @@ impl<S: Pod> Arena<S> {
         });
         // SAFETY: as above.
         unsafe { &*seg }
+    }
+}
+
+/// Copies `len` bytes from `src` to `dst` with moves of constant size: eight bytes at a time,
+/// then the rest as two overlapping moves of 4, 2 or 1. Why: a copy of a length known only at
+/// run time is a call to `memmove`, and reading a state back (every comparison in a lookup)
+/// spent a sixth of The Time Machine's search in it.
+///
+/// # Safety
+/// `src` must be valid for reading and `dst` for writing `len` bytes; they must not overlap.
+#[inline(always)]
+unsafe fn copy_short(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: every move lies within the first `len` bytes of both (the caller's promise).
+    unsafe {
+        let mut at = 0;
+        while len - at >= 8 {
+            std::ptr::copy_nonoverlapping(src.add(at), dst.add(at), 8);
+            at += 8;
+        }
+        let rest = len - at;
+        let last = at + rest;
+        if rest >= 4 {
+            std::ptr::copy_nonoverlapping(src.add(at), dst.add(at), 4);
+            std::ptr::copy_nonoverlapping(src.add(last - 4), dst.add(last - 4), 4);
+        } else if rest >= 2 {
+            std::ptr::copy_nonoverlapping(src.add(at), dst.add(at), 2);
+            std::ptr::copy_nonoverlapping(src.add(last - 2), dst.add(last - 2), 2);
+        } else if rest == 1 {
+            *dst.add(at) = *src.add(at);
+        }
+    }
+}
+
+/// The little-endian word of the `len` bytes (1 to 8) at `src`, zero above them: at most two
+/// loads, overlapping where `len` is not a power of two.
+///
+/// # Safety
+/// `src` must be valid for reading `len` bytes.
+#[inline(always)]
+unsafe fn read_word(src: *const u8, len: usize) -> u64 {
+    // SAFETY: every load lies within the first `len` bytes (the caller's promise).
+    unsafe {
+        let load = |at: usize, bytes: usize| -> u64 {
+            match bytes {
+                8 => u64::from_le(std::ptr::read_unaligned(src.add(at).cast::<u64>())),
+                4 => u64::from(u32::from_le(std::ptr::read_unaligned(
+                    src.add(at).cast::<u32>(),
+                ))),
+                2 => u64::from(u16::from_le(std::ptr::read_unaligned(
+                    src.add(at).cast::<u16>(),
+                ))),
+                _ => u64::from(*src.add(at)),
+            }
+        };
+        // The low piece covers bytes 0..piece, the high one len - piece..len; where they
+        // overlap they hold the same bytes in the same places, so OR joins them.
+        let piece = match len {
+            8 => 8,
+            4..=7 => 4,
+            2..=3 => 2,
+            _ => 1,
+        };
+        let high = len - piece;
+        load(0, piece) | load(high, piece) << (8 * high)
     }
 }
 
@@ -478,20 +585,21 @@ mod tests {
         width: 8,
         parents: true,
         depths: Depths::Exact,
+        tags: true,
     };
 
     #[test]
     fn states_and_links_come_back_from_many_threads() {
         let arena = Arena::<u64>::new(FULL);
         let root = arena.reserve(1).start;
-        arena.write(root, 7, None, 0);
+        arena.write(root, 7, None, 0, None);
         std::thread::scope(|s| {
             for t in 0..4u64 {
                 let arena = &arena;
                 s.spawn(move || {
                     for k in 0..50_000u64 {
                         let i = arena.reserve(1).start;
-                        arena.write(i, t << 32 | k, Some(root), 1);
+                        arena.write(i, t << 32 | k, Some(root), 1, Some(t as u8));
                     }
                 });
             }
@@ -506,7 +614,9 @@ mod tests {
         assert!(seen == expected, "states lost or changed");
         assert_eq!(arena.path_to(200_000), Some(vec![7, arena.state(200_000)]));
         assert_eq!(arena.depth(5), 1);
-        assert_eq!(arena.slot_bytes(), 14);
+        assert_eq!(arena.tag(root), None, "the start is reached by no move");
+        assert_eq!(arena.tag(200_000), Some((arena.state(200_000) >> 32) as u8));
+        assert_eq!(arena.slot_bytes(), 15);
     }
 
     #[test]
@@ -516,6 +626,7 @@ mod tests {
             width: 5,
             parents: false,
             depths: Depths::Wrapping,
+            tags: false,
         });
         assert_eq!(arena.slot_bytes(), 6);
         let states: Vec<u64> = (0..100_000u64)
@@ -523,7 +634,7 @@ mod tests {
             .collect();
         for (depth, &state) in (0..).zip(&states) {
             let i = arena.reserve(1).start;
-            arena.write(i, state, None, depth);
+            arena.write(i, state, None, depth, Some(3));
         }
         for (i, &state) in (0..).zip(&states) {
             assert_eq!(arena.state(i), state, "state {i}");
@@ -531,11 +642,35 @@ mod tests {
         }
         assert_eq!(arena.parent(3), None);
         assert_eq!(arena.path_to(3), None);
+        assert_eq!(arena.tag(3), None, "no tags kept");
         // A depth 300 is stored as 44; 299 still reads as smaller, 301 as larger.
-        arena.relink(7, 0, 300);
+        arena.relink(7, 0, 300, None);
         assert!(arena.improves(7, 299));
         assert!(!arena.improves(7, 301));
         assert!(!arena.improves(7, 300));
+    }
+
+    #[test]
+    fn every_width_keeps_exactly_its_bytes() {
+        for width in 1..=16 {
+            let arena = Arena::<u128>::new(Storage {
+                width,
+                parents: false,
+                depths: Depths::None,
+                tags: false,
+            });
+            let mask = u128::MAX >> (128 - 8 * width);
+            let states: Vec<u128> = (1..200u128)
+                .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) & mask)
+                .collect();
+            for &state in &states {
+                let i = arena.reserve(1).start;
+                arena.write(i, state, None, 0, None);
+            }
+            for (i, &state) in (0..).zip(&states) {
+                assert_eq!(arena.state(i), state, "width {width}, state {i}");
+            }
+        }
     }
 
     #[test]
@@ -544,6 +679,7 @@ mod tests {
             width: 4,
             parents: false,
             depths: Depths::None,
+            tags: false,
         });
         let a = arena.reserve(64);
         let b = arena.reserve(64);

@@ -346,22 +346,21 @@ fn expand_chunk<P: Space>(
     let mut stored = 0;
     for &index in chunk {
         let state = visited.state(index);
-        let parent = visited.parent_state(index);
         successors.clear();
-        space.successors(&state, parent.as_ref(), successors);
+        space.successors(&state, visited.came_by(index), successors);
         let mut best = u32::MAX;
         for &next in successors.iter() {
             let next = space.canonical(next);
             if goals_only {
                 if space.is_goal(&next) {
-                    batch.push(next, index, g + 1, f);
+                    batch.push(next, index, space.move_tag(&next, &state), g + 1, f);
                 } else if ordered {
                     best = best.min(space.tiebreak(&next));
                 }
             } else if let Some(h) = space.heuristic(&next) {
                 let f_next = (g + 1 + h).max(f);
                 if max_depth.is_none_or(|max| f_next <= max) {
-                    batch.push(next, index, g + 1, f_next);
+                    batch.push(next, index, space.move_tag(&next, &state), g + 1, f_next);
                 }
             }
         }

@@ -56,6 +56,7 @@ fn beam_search<P: Space>(
         width: space.state_bytes(),
         parents: true,
         depths: Depths::None,
+        tags: P::TAGS_MOVES,
     });
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
@@ -102,7 +103,12 @@ fn beam_search<P: Space>(
         ranked.truncate(width);
         let mut batch = Batch::new();
         for &(_, _, _, state, parent) in &ranked {
-            batch.push(state, parent, 0, 0);
+            let move_tag = if P::TAGS_MOVES {
+                space.move_tag(&state, &visited.state(parent))
+            } else {
+                None
+            };
+            batch.push(state, parent, move_tag, 0, 0);
         }
         let mut next = Vec::with_capacity(ranked.len());
         visited.insert_batch(&mut batch, |_, index, _, _| next.push(index));
@@ -134,12 +140,11 @@ fn successors_of<P: Space>(
     stored.clear();
     for &index in chunk {
         let state = visited.state(index);
-        let parent = visited.parent_state(index);
         successors.clear();
-        space.successors(&state, parent.as_ref(), successors);
+        space.successors(&state, visited.came_by(index), successors);
         for &next in successors.iter() {
             let next = space.canonical(next);
-            batch.push(next, index, 0, stored.len() as u32);
+            batch.push(next, index, None, 0, stored.len() as u32);
             stored.push((next, index));
         }
     }

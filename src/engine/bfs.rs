@@ -221,13 +221,12 @@ fn expand_chunk<P: Space>(
         }
         expanded += 1;
         let state = visited.state(index);
-        let parent = visited.parent_state(index);
         successors.clear();
-        space.successors(&state, parent.as_ref(), successors);
+        space.successors(&state, visited.came_by(index), successors);
         for &next in successors.iter() {
             let next = space.canonical(next);
             if !matches!(target, Target::Goal { only: true }) || space.is_goal(&next) {
-                batch.push(next, index, 0, 0);
+                batch.push(next, index, space.move_tag(&next, &state), 0, 0);
             }
         }
         if batch.is_full() {
@@ -260,7 +259,7 @@ fn settle<P: Space>(
                 .map(|&(_, i)| i),
             Target::KnownTo(other) => {
                 for &(state, index) in stored.iter() {
-                    batch.push(state, 0, 0, index);
+                    batch.push(state, 0, None, 0, index);
                 }
                 let mut first = None;
                 other.probe_batch(batch, |index| {
@@ -291,10 +290,14 @@ pub fn count_reachable<P: Space>(
         fn start(&self) -> P::State {
             self.space.start()
         }
-        fn successors(&self, state: &P::State, parent: Option<&P::State>, out: &mut Vec<P::State>) {
+        const TAGS_MOVES: bool = P::TAGS_MOVES;
+        fn successors(&self, state: &P::State, came_by: Option<u8>, out: &mut Vec<P::State>) {
             if self.expand_goals || !self.space.is_goal(state) {
-                self.space.successors(state, parent, out);
+                self.space.successors(state, came_by, out);
             }
+        }
+        fn move_tag(&self, state: &P::State, parent: &P::State) -> Option<u8> {
+            self.space.move_tag(state, parent)
         }
         fn is_goal(&self, _: &P::State) -> bool {
             false

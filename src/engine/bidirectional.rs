@@ -33,6 +33,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash> Side<S> {
             width: space.state_bytes(),
             parents: false,
             depths: Depths::None,
+            tags: P::TAGS_MOVES,
         });
         let root = visited.insert_root(root);
         Side {

@@ -20,9 +20,16 @@ impl<P: Space> Space for Bounded<'_, P> {
         self.space.start()
     }
 
+    const TAGS_MOVES: bool = P::TAGS_MOVES;
+
     #[inline]
-    fn successors(&self, state: &P::State, parent: Option<&P::State>, out: &mut Vec<P::State>) {
-        self.space.successors(state, parent, out)
+    fn successors(&self, state: &P::State, came_by: Option<u8>, out: &mut Vec<P::State>) {
+        self.space.successors(state, came_by, out)
+    }
+
+    #[inline]
+    fn move_tag(&self, state: &P::State, parent: &P::State) -> Option<u8> {
+        self.space.move_tag(state, parent)
     }
 
     #[inline]

@@ -43,15 +43,25 @@ pub trait Space: Sync {
     /// Appends every successor of `state` to `out` (which the engine clears beforehand and reuses
     /// for the next state, so a game should not allocate here). Duplicates are allowed.
     ///
-    /// `parent` is the state `state` was first reached from (`None` for the start). A game may
-    /// use it to skip successors that are certainly no closer to the start than `state`
-    /// (e.g. moving the piece that was just moved again); it may also ignore it.
-    fn successors(
-        &self,
-        state: &Self::State,
-        parent: Option<&Self::State>,
-        out: &mut Vec<Self::State>,
-    );
+    /// `came_by` is the [`Space::move_tag`] of the move that first reached `state` (`None` for
+    /// the start, and in a space that tags no moves). A game may use it to skip successors that
+    /// are certainly no closer to the start than `state` (e.g. moving the piece that was just
+    /// moved again); it may also ignore it.
+    fn successors(&self, state: &Self::State, came_by: Option<u8>, out: &mut Vec<Self::State>);
+
+    /// Whether the space tags its moves ([`Space::move_tag`]): the engine then keeps one byte
+    /// per stored state, and hands it to [`Space::successors`]. Why a byte and not the parent:
+    /// a reversible space keeps no parent links, and what a game wants of the parent (which
+    /// piece moved last) fits in one byte. Default: false.
+    const TAGS_MOVES: bool = false;
+
+    /// A byte saying which move leads from `parent` to `state` (one of its successors, after
+    /// [`Space::canonical`]), e.g. the piece that moved; `None` (or 255) tags nothing. Asked
+    /// once per successor generated, and kept only where [`Space::TAGS_MOVES`]. Default: `None`.
+    #[inline]
+    fn move_tag(&self, _state: &Self::State, _parent: &Self::State) -> Option<u8> {
+        None
+    }
 
     /// Whether `state` solves the puzzle.
     fn is_goal(&self, state: &Self::State) -> bool;
@@ -93,7 +103,7 @@ pub trait Space: Sync {
     }
 
     /// Whether every move can be undone by one move: the successors of a state (given no
-    /// parent, and after [`Space::canonical`]) include every state it is a successor of. The
+    /// move tag, and after [`Space::canonical`]) include every state it is a successor of. The
     /// engine then keeps no parent links: a path is rebuilt backwards from the goal by
     /// regenerating each state's neighbours and looking them up, and A* keeps depths modulo
     /// 256 (see [`arena::Depths`]). Default: false.

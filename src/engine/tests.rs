@@ -27,6 +27,10 @@ fn tile(state: u64, cell: usize) -> u64 {
     state >> (4 * cell) & 0xf
 }
 
+fn blank(state: u64) -> usize {
+    (0..9).find(|&c| tile(state, c) == 0).expect("a blank")
+}
+
 pub(crate) const SOLVED: [u64; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 /// A hardest position: 31 moves from `SOLVED`.
 pub(crate) const HARDEST: [u64; 9] = [8, 6, 7, 2, 5, 4, 3, 0, 1];
@@ -48,8 +52,9 @@ impl Space for EightPuzzle {
         self.start
     }
 
-    fn successors(&self, state: &u64, _parent: Option<&u64>, out: &mut Vec<u64>) {
-        let blank = (0..9).find(|&c| tile(*state, c) == 0).expect("a blank");
+    /// Every slide but the one undoing the last (the blank going back where it came from).
+    fn successors(&self, state: &u64, came_by: Option<u8>, out: &mut Vec<u64>) {
+        let blank = blank(*state);
         let (row, col) = (blank / 3, blank % 3);
         let neighbours = [
             (row > 0).then(|| blank - 3),
@@ -58,9 +63,19 @@ impl Space for EightPuzzle {
             (col < 2).then(|| blank + 1),
         ];
         for cell in neighbours.into_iter().flatten() {
+            if came_by == Some(cell as u8) {
+                continue;
+            }
             let t = tile(*state, cell);
             out.push(state - (t << (4 * cell)) + (t << (4 * blank)));
         }
+    }
+
+    const TAGS_MOVES: bool = true;
+
+    /// Where the blank came from.
+    fn move_tag(&self, _state: &u64, parent: &u64) -> Option<u8> {
+        Some(blank(*parent) as u8)
     }
 
     fn is_goal(&self, state: &u64) -> bool {
@@ -230,7 +245,7 @@ impl Space for Line {
     fn start(&self) -> u32 {
         0
     }
-    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
         out.extend([state + 1, state + 2].into_iter().filter(|&s| s <= 10));
     }
     fn is_goal(&self, state: &u32) -> bool {
@@ -263,7 +278,7 @@ impl Space for Wide {
     fn start(&self) -> u32 {
         5000
     }
-    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
         match *state {
             5000 => out.extend(0..5000),
             4321 => out.push(5001),
@@ -391,7 +406,7 @@ impl Space for Ranked {
     fn start(&self) -> u32 {
         0
     }
-    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
         out.extend([state + 1, state + 3].into_iter().filter(|&s| s <= 30));
     }
     fn is_goal(&self, state: &u32) -> bool {
@@ -421,7 +436,7 @@ impl Space for Fan {
         0
     }
 
-    fn successors(&self, state: &u64, _parent: Option<&u64>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
         out.extend((1..=1000).map(|i| state * 1000 + i));
     }
 
@@ -486,7 +501,7 @@ impl Space for OneWay {
         1
     }
 
-    fn successors(&self, state: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
         out.extend(
             [state + 1, state * 2, state * 3]
                 .into_iter()
@@ -711,7 +726,8 @@ impl Space for Maze {
         0
     }
 
-    fn successors(&self, &cell: &u32, _: Option<&u32>, out: &mut Vec<u32>) {
+    /// Every step but back to where the last one came from.
+    fn successors(&self, &cell: &u32, came_by: Option<u8>, out: &mut Vec<u32>) {
         let (w, cells) = (self.width, self.walls.len() as u32);
         let neighbours = [
             (cell >= w).then(|| cell - w),
@@ -719,12 +735,30 @@ impl Space for Maze {
             (cell % w > 0).then(|| cell - 1),
             (cell % w < w - 1).then(|| cell + 1),
         ];
+        let back = came_by.map(|step| neighbours[usize::from(step ^ 1)]);
         out.extend(
             neighbours
                 .into_iter()
                 .flatten()
-                .filter(|&n| !self.walls[n as usize]),
+                .filter(|&n| !self.walls[n as usize] && back != Some(Some(n))),
         );
+    }
+
+    const TAGS_MOVES: bool = true;
+
+    /// The step's direction, as its index among the neighbours (up, down, left, right: the
+    /// opposite of step `d` is `d ^ 1`).
+    fn move_tag(&self, &cell: &u32, &parent: &u32) -> Option<u8> {
+        let w = self.width;
+        Some(if cell + w == parent {
+            0
+        } else if cell == parent + w {
+            1
+        } else if cell + 1 == parent {
+            2
+        } else {
+            3
+        })
     }
 
     fn is_goal(&self, &cell: &u32) -> bool {

@@ -42,19 +42,26 @@ pub type StateHasher = foldhash::fast::FixedState;
 /// Shards per map: enough that workers rarely wait for one another's write locks, few enough
 /// that a chunk's successors form groups long enough to overlap their memory misses.
 const SHARDS: usize = 64;
+const _: () = assert!(
+    SHARDS <= 1 << u8::BITS,
+    "a candidate keeps its shard in a byte"
+);
 
 /// Bytes of a table bucket: the index and hashbrown's control byte.
 const BUCKET_BYTES: u64 = size_of::<u32>() as u64 + 1;
 
-/// A state offered to the set: its parent's index, its depth and a caller's tag passed through.
+/// A state offered to the set: its parent's index, the tag of the move from there, its depth
+/// and a caller's token passed through.
 #[derive(Clone, Copy)]
 struct Candidate<S> {
     state: S,
     parent: u32,
+    move_tag: Option<u8>,
     depth: u32,
-    tag: u32,
+    token: u32,
     hash: u64,
-    shard: u32,
+    /// Below [`SHARDS`]; a byte, so that a candidate of an 8-byte state fits in 32 bytes.
+    shard: u8,
 }
 
 /// A worker's reusable buffers of candidates for [`Visited::insert_batch`].
@@ -84,15 +91,16 @@ impl<S: Pod> Batch<S> {
         }
     }
 
-    /// Offers `state`, reached from the state at index `parent` with `depth` moves; `tag` comes
-    /// back with it if it is stored.
+    /// Offers `state`, reached from the state at index `parent` by a move tagged `move_tag`
+    /// ([`Space::move_tag`]) with `depth` moves; `token` comes back with it if it is stored.
     #[inline]
-    pub fn push(&mut self, state: S, parent: u32, depth: u32, tag: u32) {
+    pub fn push(&mut self, state: S, parent: u32, move_tag: Option<u8>, depth: u32, token: u32) {
         self.candidates.push(Candidate {
             state,
             parent,
+            move_tag,
             depth,
-            tag,
+            token,
             hash: 0,
             shard: 0,
         });
@@ -236,8 +244,8 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     }
 
     /// An empty set for a search of `space`: its states' bytes, parents unless the space is
-    /// reversible, and with `depths` the depth of each state (exact, or modulo 256 in a
-    /// reversible space: see [`Depths`]).
+    /// reversible, move tags if it tags moves, and with `depths` the depth of each state (exact,
+    /// or modulo 256 in a reversible space: see [`Depths`]).
     pub fn for_space<P: Space<State = S>>(space: &P, depths: bool) -> Self {
         let reversible = space.reversible();
         Self::new(Storage {
@@ -248,6 +256,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
                 (true, false) => Depths::Exact,
                 (true, true) => Depths::Wrapping,
             },
+            tags: P::TAGS_MOVES,
         })
     }
 
@@ -256,7 +265,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         assert!(self.is_empty(), "the root is the first state");
         let mut batch = Batch::new();
         batch.reserved = self.arena.reserve(1);
-        batch.push(state, u32::MAX, 0, 0);
+        batch.push(state, u32::MAX, None, 0, 0);
         let mut root = None;
         self.insert_batch(&mut batch, |_, index, _, _| root = Some(index));
         root.expect("an empty set stores its first state")
@@ -268,7 +277,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     }
 
     /// Stores every candidate of `batch` that is new, or (in a set with depths) reached with a
-    /// smaller depth than stored, and calls `stored(state, index, tag, was_new)` for each one
+    /// smaller depth than stored, and calls `stored(state, index, token, was_new)` for each one
     /// stored. Of equal states within the batch only one is stored. Empties the batch.
     pub fn insert_batch(&self, batch: &mut Batch<S>, mut stored: impl FnMut(S, u32, u32, bool)) {
         let arena = &self.arena;
@@ -305,8 +314,8 @@ impl<S: Pod + Eq + Hash> Visited<S> {
                         // SAFETY: the bucket was just found in this table, under its write lock.
                         let index = unsafe { bucket.as_ref().0 };
                         if improves(index, c) {
-                            arena.relink(index, c.parent, c.depth);
-                            stored(c.state, index, c.tag, false);
+                            arena.relink(index, c.parent, c.depth, c.move_tag);
+                            stored(c.state, index, c.token, false);
                         }
                     }
                     Err(slot) => {
@@ -318,13 +327,13 @@ impl<S: Pod + Eq + Hash> Visited<S> {
                             continue;
                         };
                         let parent = (c.parent != u32::MAX).then_some(c.parent);
-                        arena.write(index, c.state, parent, c.depth);
+                        arena.write(index, c.state, parent, c.depth, c.move_tag);
                         // SAFETY: the slot was just found in this table, which has not changed
                         // since (we hold its write lock).
                         unsafe {
                             table.insert_in_slot(c.hash, slot, (index, SharedValue::new(())))
                         };
-                        stored(c.state, index, c.tag, true);
+                        stored(c.state, index, c.token, true);
                     }
                 }
             }
@@ -342,7 +351,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         batch.candidates.clear();
     }
 
-    /// Calls `found(tag)` for every candidate of `batch` that is stored, and empties the batch:
+    /// Calls `found(token)` for every candidate of `batch` that is stored, and empties the batch:
     /// many lookups at once, with their memory misses overlapped as in [`Self::insert_batch`].
     pub fn probe_batch(&self, batch: &mut Batch<S>, mut found: impl FnMut(u32)) {
         let starts = self.group_by_shard(batch);
@@ -351,7 +360,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
             if !group.is_empty() {
                 self.probe_group(shard, &batch.candidates, group, |index, c| {
                     if index.is_some() {
-                        found(c.tag);
+                        found(c.token);
                     }
                     false
                 });
@@ -367,7 +376,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         let mut starts = [0usize; SHARDS + 1];
         for c in &mut batch.candidates {
             c.hash = self.hash(&c.state);
-            c.shard = self.map.determine_shard(c.hash as usize) as u32;
+            c.shard = self.map.determine_shard(c.hash as usize) as u8;
             starts[c.shard as usize + 1] += 1;
         }
         for i in 0..SHARDS {
@@ -461,14 +470,11 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         self.arena.state(i)
     }
 
-    /// The state `i` was reached from, where the set keeps parents and `i` is not the start: a
-    /// game may use it to skip moves that lead back ([`Space::successors`]).
+    /// The tag of the move that reached `i`, where the set keeps tags and `i` is not the start:
+    /// a game may use it to skip moves that lead back ([`Space::successors`]).
     #[inline]
-    pub fn parent_state(&self, i: u32) -> Option<S> {
-        self.arena
-            .parent(i)
-            .filter(|&parent| parent != i)
-            .map(|parent| self.arena.state(parent))
+    pub fn came_by(&self, i: u32) -> Option<u8> {
+        self.arena.tag(i)
     }
 
     /// The depth stored with `i` (see [`Depths`]; 0 where none is kept).

@@ -177,7 +177,7 @@ impl Space for PushSpace<'_> {
         self.start
     }
 
-    fn successors(&self, state: &u128, _parent: Option<&u128>, out: &mut Vec<u128>) {
+    fn successors(&self, state: &u128, _came_by: Option<u8>, out: &mut Vec<u128>) {
         let unpacked = self.unpack(*state);
         out.extend((0..4).filter_map(|dir| self.apply(unpacked, dir)));
     }

@@ -298,7 +298,7 @@ impl Space for GolfSpace<'_> {
     }
 
     #[inline]
-    fn successors(&self, state: &State, _parent: Option<&State>, out: &mut Vec<State>) {
+    fn successors(&self, state: &State, _came_by: Option<u8>, out: &mut Vec<State>) {
         self.for_each_play(*state, |_, _, next| out.push(next));
     }
 

@@ -126,7 +126,7 @@ impl<const N: usize, const K: usize> Space for SimSpace<'_, N, K> {
         self.key(&self.puzzle.start)
     }
 
-    fn successors(&self, state: &Key<K>, _parent: Option<&Key<K>>, out: &mut Vec<Key<K>>) {
+    fn successors(&self, state: &Key<K>, _came_by: Option<u8>, out: &mut Vec<Key<K>>) {
         self.for_each_push(state, |_, next| out.push(next));
     }
 

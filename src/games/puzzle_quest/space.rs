@@ -94,7 +94,7 @@ impl Space for CaptureSpace<'_> {
     }
 
     #[inline]
-    fn successors(&self, state: &Board, _parent: Option<&Board>, out: &mut Vec<Board>) {
+    fn successors(&self, state: &Board, _came_by: Option<u8>, out: &mut Vec<Board>) {
         // Fingerprints of the boards pushed so far, compared before whole boards.
         let mut seen = [0u64; MAX_SWAPS];
         let first = out.len();

@@ -430,27 +430,22 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
     }
 
     /// The slot of `state` holding the block that moved from `parent` to `state`.
+    ///
+    /// Without a loop over the group: only one group's fields change (a move moves one block,
+    /// and [`Self::moved`] keeps its group sorted by shifting the blocks between the old and
+    /// the new slot by one), fields lie in slot order, so the lowest and the highest differing
+    /// bits name the ends of the changed run of slots. The moved block is at the high end if it
+    /// went up (the low slot now holds a larger placement than before), else at the low end.
     #[inline]
     fn moved_slot(&self, state: &Key<N>, parent: &Key<N>) -> Option<usize> {
-        // The lowest differing bit names a slot whose field changed.
-        let (word, diff) = state
-            .0
-            .iter()
-            .zip(parent.0)
-            .map(|(a, b)| a ^ b)
-            .enumerate()
-            .find(|&(_, d)| d != 0)?;
-        let changed = self.slot_at_bit[word * 64 + diff.trailing_zeros() as usize] as usize;
-        let (first, len) = self.slots[changed].group;
-        if len == 1 {
-            return Some(changed);
-        }
-        // In a sorted group the moved block is the placement the parent did not have.
-        let group = first..first + len;
-        group.clone().find(|&i| {
-            let p = state.get(self.slots[i].field);
-            group.clone().all(|j| parent.get(self.slots[j].field) != p)
-        })
+        let diff: [u64; N] = std::array::from_fn(|w| state.0[w] ^ parent.0[w]);
+        let low_word = diff.iter().position(|&d| d != 0)?;
+        let high_word = diff.iter().rposition(|&d| d != 0)?;
+        let low = self.slot_at_bit[low_word * 64 + diff[low_word].trailing_zeros() as usize];
+        let high = self.slot_at_bit[high_word * 64 + 63 - diff[high_word].leading_zeros() as usize];
+        let field = self.slots[usize::from(low)].field;
+        let up = low != high && state.get(field) > parent.get(field);
+        Some(usize::from(if up { high } else { low }))
     }
 
     /// Turns a path of keys into the notation: each move as the real block's name and a
@@ -539,15 +534,15 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
         self.start
     }
 
-    /// Every move of every block but the one just moved: moving it again only reaches positions
-    /// one move from the parent (spec R5).
+    /// Every move of every block but the one just moved (`came_by`, its slot): moving it again
+    /// only reaches positions one move from the parent (spec R5).
     #[inline]
-    fn successors(&self, state: &Key<N>, parent: Option<&Key<N>>, out: &mut Vec<Key<N>>) {
+    fn successors(&self, state: &Key<N>, came_by: Option<u8>, out: &mut Vec<Key<N>>) {
         let occupied = self.slots.iter().fold(M::empty(), |occ, slot| {
             occ.or(self.shapes[slot.shape].masks[state.get(slot.field) as usize])
         });
         let free = self.board.and_not(occupied);
-        let skip = parent.and_then(|p| self.moved_slot(state, p));
+        let skip = came_by.map(usize::from);
         // First, without branches, which blocks have a free cell next to them (whether a block
         // can move is unpredictable, so a branch per block would often be mispredicted); then
         // the moves of those only.
@@ -598,6 +593,16 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
             .map(|(slot, &at)| u32::from(self.must_move[at + state.get(slot.field) as usize]))
             .sum();
         Some(h)
+    }
+
+    const TAGS_MOVES: bool = true;
+
+    /// The slot of the block that moved (slots past 254 are not tagged: their moves are never
+    /// skipped).
+    #[inline]
+    fn move_tag(&self, state: &Key<N>, parent: &Key<N>) -> Option<u8> {
+        self.moved_slot(state, parent)
+            .and_then(|slot| u8::try_from(slot).ok())
     }
 
     /// A block can always go back the way it came: the engine keeps no parent links.

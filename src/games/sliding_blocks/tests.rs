@@ -3,11 +3,15 @@
 
 use std::path::Path;
 
+use std::collections::HashSet;
+
+use super::bits::Bits;
 use super::level::parse_puzzle;
 use super::notation::replay;
 use super::rules::{Cell, Dir};
-use super::{Level, SlidingBlocks, reachable_positions};
-use crate::engine::SearchControl;
+use super::space::SlidingSpace;
+use super::{Level, SlidingBlocks, WithSpace, reachable_positions, with_space};
+use crate::engine::{SearchControl, Space};
 use crate::games::{Answer, Game, Source};
 
 fn level(start: &str, goal: &str) -> Level {
@@ -271,4 +275,51 @@ fn txt_files_need_a_separating_empty_line() {
     let entries = SlidingBlocks::parse(&source);
     let level = entries[0].level.as_ref().expect("valid");
     assert_eq!(level.puzzle.blocks[0].target, Some(Cell { row: 0, col: 1 }));
+}
+
+/// Walks every position reachable from the start and checks the move tag's one promise at each
+/// move: skipping the tagged block's moves (spec R5) skips the way back, and otherwise only
+/// positions one move from the parent. Returns the positions walked.
+struct SkipOnlyReturns;
+
+impl WithSpace for SkipOnlyReturns {
+    type Output = usize;
+    fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> usize {
+        let mut seen = HashSet::from([space.start()]);
+        let mut todo = vec![space.start()];
+        let (mut near, mut all, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+        while let Some(parent) = todo.pop() {
+            near.clear();
+            space.successors(&parent, None, &mut near);
+            for &state in &near {
+                let tag = space.move_tag(&state, &parent);
+                all.clear();
+                space.successors(&state, None, &mut all);
+                kept.clear();
+                space.successors(&state, tag, &mut kept);
+                assert!(!kept.contains(&parent), "tag {tag:?} keeps the way back");
+                for skipped in all.iter().filter(|s| !kept.contains(s)) {
+                    assert!(
+                        *skipped == parent || near.contains(skipped),
+                        "tag {tag:?} skips a position two moves from the parent"
+                    );
+                }
+                if seen.insert(state) {
+                    todo.push(state);
+                }
+            }
+        }
+        seen.len()
+    }
+}
+
+#[test]
+fn the_move_tag_names_the_block_that_moved() {
+    // Five interchangeable 1x1 blocks (kept sorted in the key, so a move may shift the others'
+    // slots) beside a 2x1 and a 1x2 block.
+    let walked = with_space(
+        &level("aab.\nc.d.\ne.fg\n..hg", "....\n....\n....\n...."),
+        SkipOnlyReturns,
+    );
+    assert!(walked > 1000, "{walked} positions");
 }
