@@ -2,11 +2,13 @@
 # Is this build slower, or are its answers worse, than the build that made results/baselines/?
 #
 # Both builds are measured here and now, taking turns: the baselines' commit (from their
-# provenance) is built beside this tree, then every set of scripts/sets.sh is solved ROUNDS
-# times by each build, one level at a time, the two builds alternating set by set (A B, then
-# B A, ...), so that both see the same minutes of a shared machine's load. Each side's runs of
-# a set go to a folder, which `frontier compare` reads as one run (each level's median time and
-# the range of all its runs; src/harness/runs.rs): a worse answer, more states, or a time
+# provenance) is built beside this tree, then every level of every set of scripts/sets.sh is
+# solved ROUNDS times by each build, each run a process of its own, the two builds alternating
+# level by level (A B, then B A, ...), so that both see the same seconds of a shared machine's
+# load (alternating whole sets, a minute apart, let load that changed within the minute reach
+# one build more than the other). Each side's runs of a set go to a folder (a subfolder per
+# round, a CSV per level), which `frontier compare` reads as one run (each level's median time
+# and the range of all its runs; src/harness/runs.rs): a worse answer, more states, or a time
 # beyond the tolerance with its runs apart from the baseline's is a regression (exit 1). Ends
 # with one report page of every set's before/after.
 #
@@ -45,19 +47,43 @@ else
 fi
 cp target/release/frontier "$fresh/bin/new"
 
+# A glob that matches exactly `name`: what every build's `--level` reads (`--level =NAME` is
+# newer than some baselines). Glob characters go in brackets, and so does the first letter or
+# digit, which makes the pattern a glob (over the whole name) rather than a substring.
+exact_glob() {
+    local name=$1 glob="" c i bracketed=0
+    for ((i = 0; i < ${#name}; i++)); do
+        c=${name:i:1}
+        case $c in
+            '[' | ']' | '*' | '?') glob+="[$c]" bracketed=1 ;;
+            [[:alnum:]])
+                if [ $bracketed -eq 0 ]; then glob+="[$c]" bracketed=1; else glob+=$c; fi ;;
+            *) glob+=$c ;;
+        esac
+    done
+    printf '%s' "$glob"
+}
+
 status=0
 round=0
 solve_set() {
     local name=$1
     shift
-    local order="baseline new"
-    [ $((round % 2)) -eq 1 ] && order="new baseline"
-    for side in $order; do
-        mkdir -p "$fresh/$side/$name"
-        "$fresh/bin/$side" solve --quiet --parallel-levels 1 \
-            --out "$fresh/$side/$name/$round.csv" "$@"
-        # Exit status 1 means some level ended `limit` or `error`; the CSV is still complete.
-        [ $? -le 1 ] || status=2
+    local levels level k=0
+    # A name that two games share (own corpora: `unsolvable`) is one run of both levels.
+    mapfile -t levels < <("$fresh/bin/new" solve --list "$@" | awk '!seen[$0]++')
+    [ ${#levels[@]} -gt 0 ] || status=2
+    for level in "${levels[@]}"; do
+        local order="baseline new"
+        [ $(((round + k) % 2)) -eq 1 ] && order="new baseline"
+        for side in $order; do
+            mkdir -p "$fresh/$side/$name/$round"
+            "$fresh/bin/$side" solve --quiet --parallel-levels 1 --level "$(exact_glob "$level")" \
+                --out "$fresh/$side/$name/$round/$(printf %04d $k).csv" "$@"
+            # Exit status 1 means the level ended `limit` or `error`; the CSV is still complete.
+            [ $? -le 1 ] || status=2
+        done
+        k=$((k + 1))
     done
 }
 while [ $round -lt "$rounds" ]; do

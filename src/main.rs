@@ -120,9 +120,14 @@ struct SolveArgs {
     /// Solve each level this many times: the CSV gives the median time and the range.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     repeat: u16,
-    /// Solve only the levels whose name contains this, or matches it as a glob (`*`, `?`, `[`).
+    /// Solve only the levels whose name contains this, or matches it as a glob (`*`, `?`, `[`);
+    /// `=NAME`: only the level named exactly NAME (as `--list` prints it).
     #[arg(long, value_name = "PATTERN")]
     level: Option<String>,
+    /// Print the names of the levels that would be solved, one a line (line breaks, tabs and
+    /// backslashes in a name as `\n`, `\t`, `\\`: what `--level =NAME` takes), and solve none.
+    #[arg(long)]
+    list: bool,
     /// Per level: stop with status `limit` once this many states are stored (checked between
     /// search layers, so the count where it stops is the same on every run).
     #[arg(long)]
@@ -305,6 +310,12 @@ fn solve(args: SolveArgs) -> ExitCode {
                 "--level {pattern}: no level of these paths matches"
             ));
         }
+    }
+    if args.list {
+        for task in &tasks {
+            println!("{}", harness::listed_name(task.name()));
+        }
+        return ExitCode::SUCCESS;
     }
     let out = match args.out.as_deref() {
         Some("-") => None,

@@ -374,6 +374,41 @@ fn level_selects_levels_by_substring_or_glob() {
 }
 
 #[test]
+fn list_names_every_level_and_an_exact_name_selects_just_that_one() {
+    let dir = common::own("bender4");
+    let run = frontier(&["solve", "--list", str(&dir)]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let listed: Vec<String> = text(&run.stdout).lines().map(String::from).collect();
+    assert_eq!(listed.len(), 6, "{listed:?}");
+    // "switch" is part of two names; "=own-switch" is one of them.
+    assert!(listed.iter().filter(|n| n.contains("switch")).count() > 1);
+    for name in &listed {
+        let exact = format!("={name}");
+        let run = frontier(&[
+            "solve",
+            "--quiet",
+            "--out",
+            "-",
+            "--level",
+            &exact,
+            str(&dir),
+        ]);
+        assert!(
+            run.status.code().is_some_and(|c| c <= 1),
+            "{}",
+            text(&run.stderr)
+        );
+        let rows: Vec<String> = text(&run.stdout)
+            .lines()
+            .skip(1)
+            .map(String::from)
+            .collect();
+        assert_eq!(rows.len(), 1, "--level {exact}: {rows:?}");
+        assert_eq!(rows[0].split(',').nth(1), Some(name.as_str()));
+    }
+}
+
+#[test]
 fn compare_prints_both_settings_and_does_not_time_runs_made_differently() {
     use frontier::harness::results::{parse_csv, to_csv};
     let dir = scratch("provenance");

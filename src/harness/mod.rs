@@ -53,17 +53,21 @@ pub fn load_tasks(files: &[LevelFile]) -> Result<Vec<Box<dyn LevelTask>>, String
     Ok(tasks)
 }
 
-/// Which levels of a run to solve (`solve --level`): a pattern with `*`, `?` or `[` is a glob
+/// Which levels of a run to solve (`solve --level`): `=NAME` is exactly one name (as
+/// [`listed_name`] writes it: what `solve --list` prints), a pattern with `*`, `?` or `[` a glob
 /// over the whole level name (`1-*`), any other a substring of it (`h4`).
 #[derive(Clone, Debug)]
 pub enum LevelPattern {
+    Exact(String),
     Glob(glob::Pattern),
     Substring(String),
 }
 
 impl LevelPattern {
     pub fn new(pattern: &str) -> Result<LevelPattern, String> {
-        if pattern.contains(['*', '?', '[']) {
+        if let Some(name) = pattern.strip_prefix('=') {
+            Ok(LevelPattern::Exact(name.to_string()))
+        } else if pattern.contains(['*', '?', '[']) {
             glob::Pattern::new(pattern)
                 .map(LevelPattern::Glob)
                 .map_err(|e| format!("--level {pattern}: {e}"))
@@ -74,10 +78,28 @@ impl LevelPattern {
 
     pub fn matches(&self, name: &str) -> bool {
         match self {
+            LevelPattern::Exact(listed) => listed_name(name) == *listed,
             LevelPattern::Glob(glob) => glob.matches(name),
             LevelPattern::Substring(part) => name.contains(part.as_str()),
         }
     }
+}
+
+/// A level's name on one line (`solve --list`): backslashes, line breaks and tabs written as
+/// `\\`, `\n`, `\r` and `\t` (a TSV name may hold them), so that a script can read the list
+/// line by line and hand each back as `--level =NAME`.
+pub fn listed_name(name: &str) -> String {
+    let mut listed = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '\\' => listed.push_str("\\\\"),
+            '\n' => listed.push_str("\\n"),
+            '\r' => listed.push_str("\\r"),
+            '\t' => listed.push_str("\\t"),
+            c => listed.push(c),
+        }
+    }
+    listed
 }
 
 /// The stem of a path, lossily as UTF-8.
@@ -174,4 +196,20 @@ pub fn solve_paths(
         ..batch::BatchOptions::default()
     };
     Ok(batch::solve_all(&tasks, &options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_names_are_one_line_and_match_only_themselves() {
+        let name = "a\\b\tc\nd";
+        assert_eq!(listed_name(name), "a\\\\b\\tc\\nd");
+        let exact = LevelPattern::new(&format!("={}", listed_name(name))).unwrap();
+        assert!(exact.matches(name));
+        assert!(!exact.matches("a\\b\tc\nd e"), "a longer name");
+        assert!(!LevelPattern::new("=own").unwrap().matches("own-switch"));
+        assert!(LevelPattern::new("own").unwrap().matches("own-switch"));
+    }
 }

@@ -1,12 +1,14 @@
 //! Results as `compare` and `report` read them: one results CSV, or a folder of several runs of
-//! the same levels read as one.
+//! the same levels read as one. A run in a folder is a CSV, or a subfolder of CSVs that together
+//! hold its levels (one file per level, when each level was solved by a process of its own).
 //!
-//! Why folders: on a shared machine the load changes from one minute to the next, so two builds
-//! are timed fairly only when their runs take turns (`scripts/regression-check.sh` runs the
-//! baseline's build and this one alternately, each run a CSV in its side's folder). A folder's
-//! runs are merged level by level: the time is the median of the runs' times, the range the
-//! fastest and slowest of them all, so that `compare`'s rule (medians beyond the tolerance and
-//! ranges apart) sees every run. Answers and states are the first run's.
+//! Why folders: on a shared machine the load changes from one second to the next, so two builds
+//! are timed fairly only when their runs take turns (`scripts/regression-check.sh` solves each
+//! level with the baseline's build and this one in turn, each level's run a CSV in its round's
+//! subfolder of its side's folder). A folder's runs are merged level by level: the time is the
+//! median of the runs' times, the range the fastest and slowest of them all, so that
+//! `compare`'s rule (medians beyond the tolerance and ranges apart) sees every run. Answers and
+//! states are the first run's.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +24,11 @@ pub fn read(path: &Path) -> Result<Vec<Row>, String> {
     }
     let runs = run_files(path)?
         .iter()
-        .map(|file| read_file(file))
+        .map(|files| {
+            let rows = files.iter().map(|file| read_file(file));
+            rows.collect::<Result<Vec<_>, _>>()
+                .map(|rows| rows.concat())
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(merge(&runs))
 }
@@ -33,37 +39,55 @@ pub fn provenance(path: &Path) -> Result<Option<Provenance>, String> {
     if !path.is_dir() {
         return Provenance::read_beside(path);
     }
-    let files = run_files(path)?;
-    let Some(mut provenance) = Provenance::read_beside(&files[0])? else {
+    let runs = run_files(path)?;
+    let Some(mut provenance) = Provenance::read_beside(&runs[0][0])? else {
         return Ok(None);
     };
-    provenance.settings.repeat *= files.len();
+    provenance.settings.repeat *= runs.len();
     Ok(Some(provenance))
 }
 
 /// The provenance sidecar that [`provenance`] reads (for messages).
 pub fn sidecar(path: &Path) -> PathBuf {
     match run_files(path) {
-        Ok(files) if path.is_dir() => super::provenance::sidecar(&files[0]),
+        Ok(runs) if path.is_dir() => super::provenance::sidecar(&runs[0][0]),
         _ => super::provenance::sidecar(path),
     }
 }
 
-/// The runs in a folder: its `*.csv` files, by name.
-fn run_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "csv") && p.is_file())
-        .collect();
-    if files.is_empty() {
+/// The runs in a folder, by name: each `*.csv` file one run, each subfolder's `*.csv` files
+/// (by name) another.
+fn run_files(dir: &Path) -> Result<Vec<Vec<PathBuf>>, String> {
+    let mut runs: Vec<Vec<PathBuf>> = Vec::new();
+    for entry in entries(dir)? {
+        if entry.is_dir() {
+            let files: Vec<PathBuf> = entries(&entry)?.into_iter().filter(|p| is_csv(p)).collect();
+            if !files.is_empty() {
+                runs.push(files);
+            }
+        } else if is_csv(&entry) {
+            runs.push(vec![entry]);
+        }
+    }
+    if runs.is_empty() {
         return Err(format!(
             "{}: a folder without results (*.csv)",
             dir.display()
         ));
     }
-    files.sort();
-    Ok(files)
+    Ok(runs)
+}
+
+/// The paths in `dir`, by name.
+fn entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let read = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    Ok(paths)
+}
+
+fn is_csv(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "csv") && path.is_file()
 }
 
 fn read_file(path: &Path) -> Result<Vec<Row>, String> {
@@ -154,6 +178,19 @@ mod tests {
         );
         assert_eq!(provenance(&dir), Ok(None));
         assert_eq!(sidecar(&dir), dir.join("0.csv.json"));
+        // A third run, one file per level: levels a and b (b only in this run).
+        let run = dir.join("2");
+        std::fs::create_dir_all(&run).unwrap();
+        for (level, millis) in [("a", 40.0), ("b", 7.0)] {
+            let csv = run.join(format!("{level}.csv"));
+            std::fs::write(&csv, results::to_csv(&[row(level, millis, None)])).unwrap();
+        }
+        let rows = read(&dir).unwrap();
+        let summary: Vec<(&str, f64, (f64, f64))> = rows
+            .iter()
+            .map(|r| (r.level.as_str(), r.millis, r.millis_range()))
+            .collect();
+        assert_eq!(summary, [("a", 20.0, (10.0, 40.0)), ("b", 7.0, (7.0, 7.0))]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
