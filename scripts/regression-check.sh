@@ -13,7 +13,7 @@
 # with one report page of every set's before/after.
 #
 #   scripts/regression-check.sh [frontier compare options, e.g. --time-tolerance 1.5]
-#   ROUNDS=5 scripts/regression-check.sh      # runs per build and set (default 3)
+#   ROUNDS=5 scripts/regression-check.sh      # runs per build and level (default 3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/sets.sh
@@ -97,7 +97,7 @@ compare_set() {
 }
 options=("$@")
 # A level alone in its process is timed cold (a fresh thread pool and heap): a capture board of
-# 4 ms in a batch takes 20-30 ms so, and varies by a third between runs. Levels under 50 ms are
+# 2 ms in a batch takes 20-33 ms so, and varies by a third between runs. Levels under 50 ms are
 # therefore judged together (their sum), unless the caller says otherwise: two checks of an
 # unchanged build each called one 25 ms level x1.26-1.29 slower, and 15 pairs of it x1.03.
 [[ " $* " == *" --small-millis"* ]] || options+=(--small-millis 50)
