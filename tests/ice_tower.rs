@@ -14,6 +14,7 @@ use frontier::engine::{SearchControl, SearchOutcome, Space};
 use frontier::games::ice_tower::IceTower;
 use frontier::games::ice_tower::bits::Key;
 use frontier::games::ice_tower::level::{Puzzle, parse_rows};
+use frontier::games::ice_tower::notation::Push;
 use frontier::games::ice_tower::sim_space::SimSpace;
 use frontier::games::ice_tower::space::IceSpace;
 use frontier::games::{Answer, Game, Source};
@@ -405,13 +406,78 @@ fn a_search_stopped_by_a_limit_still_answers_with_its_bounds() {
             "{detail}"
         );
     }
+    // H-49's states pass the limit in the first beam, before A* expands anything: the row
+    // still proves the start's bound (9), not 0.
+    let h49 = level(&common::shared("corpora/ice-tower/qits.txt"), "h49");
+    let ctl = stopped(1_000, 1);
+    let detail = match IceTower::solve(&h49, &ctl) {
+        Answer::Solved {
+            optimal: false,
+            solution,
+            moves,
+            detail,
+            ..
+        } => {
+            assert_eq!(IceTower::check(&h49, &solution).unwrap().moves, moves);
+            detail
+        }
+        Answer::Limit(detail) => detail,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(ctl.depth(), 9);
+    assert!(
+        detail.contains("fewer than 9 pushes") || detail.contains("between 9 and"),
+        "{detail}"
+    );
+}
+
+/// H-49's best known solution (README, "Measured figures").
+const H49_23_PUSHES: &str = "4,5,R 5,5,R 2,5,R 3,5,D 5,5,R 11,10,U 11,12,U 11,11,L 11,14,U \
+    11,13,L 11,11,U 11,9,U 10,5,R 8,5,R 7,5,R 6,5,U 9,5,U 11,5,U 4,5,R 2,5,R 11,10,L 11,9,U 3,5,R";
+
+#[test]
+fn the_bound_stays_below_the_pushes_left_along_h49s_best_known_solution() {
+    if common::official_corpora_missing() {
+        return;
+    }
+    let puzzle = level(&common::shared("corpora/ice-tower/qits.txt"), "h49");
+    assert_eq!(IceTower::check(&puzzle, H49_23_PUSHES).unwrap().moves, 23);
+    let space = IceSpace::<4, 4>::new(&puzzle);
+    let num = &space.board.num;
+    let mut key = space.start();
+    let mut bounds = Vec::new();
+    for token in H49_23_PUSHES.split_whitespace() {
+        bounds.push(
+            space
+                .heuristic(&key)
+                .expect("a state on a solution is not dead"),
+        );
+        let push = Push::parse(token).unwrap();
+        let mut next = None;
+        space.for_each_push(&key, |m, k| {
+            if num.cell(m.block) == push.row * num.grid_width + push.col && m.dir == push.dir {
+                next = Some(k);
+            }
+        });
+        key = next.unwrap_or_else(|| panic!("{token} is not a push of the search space"));
+    }
+    assert!(space.is_goal(&key));
+    bounds.push(space.heuristic(&key).unwrap());
+    eprintln!("bound along the 23 pushes: {bounds:?}");
+    for (done, &h) in bounds.iter().enumerate() {
+        assert!(
+            h as usize <= 23 - done,
+            "after {done} pushes the bound is {h}"
+        );
+    }
+    assert_eq!(bounds[0], 9);
 }
 
 #[test]
 #[ignore = "H-49: minutes of search and gigabytes of memory; run with --ignored"]
 /// Not proven yet: A* finishes every layer up to f = 14 without a goal (so at least 15
-/// pushes) and holds 348 million states, 16.5 GB, partway through f = 15; beams then find a
-/// solution of 33 pushes.
+/// pushes) and holds 352 million states, 16.5 GB, partway through f = 15 (README, "H-49");
+/// beams then find a solution of 23 pushes.
 fn h49() {
     if common::official_corpora_missing() {
         return;

@@ -121,6 +121,8 @@ where
         goal: None,
         full: false,
     };
+    // What a limit reached before the first bucket still proves (as in the local engine).
+    ctl.set_depth(u64::from(h0));
     let mut states = ctl.states();
     if me == 0 {
         rounds.offer((start, Link::ROOT, h0));

@@ -148,6 +148,9 @@ impl<'a, P: Space> Search<'a, P> {
         };
         let root = self.visited.insert_root(start);
         self.ctl.add(1, 0);
+        // No solution is shorter than the start's bound: what a limit reached before the first
+        // bucket still proves.
+        self.ctl.set_depth(u64::from(h0));
         self.open.entry((h0, 0)).or_default().parts.push(vec![root]);
         while let Some(((f, g), bucket)) = self.open.pop_first() {
             if let Err(limit) = self.ctl.check().and(full(&self.visited)) {

@@ -225,6 +225,26 @@ fn a_state_limit_stops_every_search() {
 }
 
 #[test]
+fn a_limit_before_the_first_bucket_still_proves_the_start_bound() {
+    // The root alone reaches `max_states`: nothing is expanded, yet no solution is shorter than
+    // the start's Manhattan distance, and that is the depth the search reports.
+    let space = EightPuzzle::new(HARDEST, true);
+    let h0 = space.heuristic(&space.start()).unwrap();
+    assert!(h0 > 0);
+    for search in [astar::<EightPuzzle>, astar::ordered_astar::<EightPuzzle>] {
+        let ctl = SearchControl::new(Limits {
+            max_states: Some(1),
+            ..Limits::default()
+        });
+        assert_eq!(
+            search(&space, &ctl),
+            SearchOutcome::Stopped(Limit::States(1))
+        );
+        assert_eq!(ctl.depth(), u64::from(h0));
+    }
+}
+
+#[test]
 fn the_start_can_be_the_goal() {
     let space = EightPuzzle::new(SOLVED, true);
     for search in [bfs::<EightPuzzle>, astar::<EightPuzzle>] {
