@@ -339,22 +339,9 @@ fn levels_come_from_standard_input_with_a_dash() {
 #[test]
 fn level_selects_levels_by_substring_or_glob() {
     let names = |pattern: &str| {
-        let dir = common::own("sliding-blocks");
-        let run = frontier(&[
-            "solve",
-            "--quiet",
-            "--out",
-            "-",
-            "--level",
-            pattern,
-            str(&dir),
-        ]);
+        let (run, names) = solve_selected(pattern, &common::own("sliding-blocks"));
         assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-        text(&run.stdout)
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').nth(1).unwrap().to_string())
-            .collect::<Vec<_>>()
+        names
     };
     assert_eq!(names("lotsk"), ["klotski"]);
     assert_eq!(names("[dk]*"), ["disconnected", "donut", "klotski"]);
@@ -384,28 +371,34 @@ fn list_names_every_level_and_an_exact_name_selects_just_that_one() {
     assert!(listed.iter().filter(|n| n.contains("switch")).count() > 1);
     for name in &listed {
         let exact = format!("={name}");
-        let run = frontier(&[
-            "solve",
-            "--quiet",
-            "--out",
-            "-",
-            "--level",
-            &exact,
-            str(&dir),
-        ]);
+        let (run, names) = solve_selected(&exact, &dir);
         assert!(
             run.status.code().is_some_and(|c| c <= 1),
             "{}",
             text(&run.stderr)
         );
-        let rows: Vec<String> = text(&run.stdout)
-            .lines()
-            .skip(1)
-            .map(String::from)
-            .collect();
-        assert_eq!(rows.len(), 1, "--level {exact}: {rows:?}");
-        assert_eq!(rows[0].split(',').nth(1), Some(name.as_str()));
+        assert_eq!(names, [name.as_str()], "--level {exact}");
     }
+}
+
+/// `solve --level PATTERN DIR` with the CSV on standard output: the run and the level names of
+/// its rows.
+fn solve_selected(pattern: &str, dir: &Path) -> (Output, Vec<String>) {
+    let run = frontier(&[
+        "solve",
+        "--quiet",
+        "--out",
+        "-",
+        "--level",
+        pattern,
+        str(dir),
+    ]);
+    let names = text(&run.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap_or_default().to_string())
+        .collect();
+    (run, names)
 }
 
 #[test]
