@@ -455,7 +455,7 @@ fn the_bound_stays_below_the_pushes_left_along_h49s_best_known_solution() {
         let push = Push::parse(token).unwrap();
         let mut next = None;
         space.for_each_push(&key, |m, k| {
-            if num.cell(m.block) == push.row * num.grid_width + push.col && m.dir == push.dir {
+            if num.cell(m.block) == puzzle.grid.cell(push.row, push.col) && m.dir == push.dir {
                 next = Some(k);
             }
         });
