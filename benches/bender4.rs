@@ -22,9 +22,9 @@ use frontier::games::bender4::space::PushSpace;
 
 fn load(file: &str) -> Level {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora/bender4")
+        .join("corpora/official/bender4")
         .join(file);
-    let text = std::fs::read_to_string(&path).expect("the shared corpus beside the repository");
+    let text = std::fs::read_to_string(&path).expect("the official Bender maps");
     Level::parse_text(&text).expect("a valid map")
 }
 

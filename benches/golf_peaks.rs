@@ -1,4 +1,4 @@
-//! Golf Peaks over the official corpus (`../shared/corpora/golf-peaks/official`): the whole
+//! Golf Peaks over the official corpus (`corpora/official/golf-peaks`): the whole
 //! corpus as `frontier solve` runs it (levels in parallel, each re-checked), the table of plays
 //! alone, and the largest level (`10-12`). Run with `cargo bench --bench golf_peaks`.
 
@@ -15,7 +15,7 @@ use frontier::harness::results::Status;
 use frontier::harness::solve_paths;
 
 fn official_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/golf-peaks/official")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/official/golf-peaks")
 }
 
 /// The official levels, in name order.
@@ -24,6 +24,7 @@ fn official_levels() -> Vec<(String, Level)> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "txt"))
         .collect();
     paths.sort();
     paths.iter().map(|path| (stem(path), load(path))).collect()

@@ -1,4 +1,4 @@
-//! Ice Tower benchmarks: whole optimal solves of the hardest shared levels that take seconds or
+//! Ice Tower benchmarks: whole optimal solves of the hardest official levels that take seconds or
 //! less, and the flood fill of the magician's region with hand-packed words against
 //! `bitvec::array::BitArray` (the measurement behind the choice in `bits.rs`).
 
@@ -14,9 +14,10 @@ use frontier::games::ice_tower::level::Puzzle;
 use frontier::games::ice_tower::space::IceSpace;
 use frontier::games::{Answer, Game, Source};
 
-fn shared_level(name: &str) -> Puzzle {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/ice-tower/qits.txt");
-    let text = std::fs::read_to_string(&path).expect("the shared corpus beside the repository");
+fn official_level(name: &str) -> Puzzle {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/official/ice-tower/qits.txt");
+    let text =
+        std::fs::read_to_string(&path).expect("the official Ice Tower set in corpora/official");
     let source = Source {
         path: &path,
         stem: "qits",
@@ -33,7 +34,7 @@ fn solves(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     for name in ["c99-2", "w21", "c99", "qits001"] {
-        let puzzle = shared_level(name);
+        let puzzle = official_level(name);
         group.bench_function(name, |b| {
             b.iter(|| {
                 let answer = IceTower::solve(&puzzle, &SearchControl::unlimited());
@@ -69,7 +70,7 @@ fn fill_bitvec(seed: BitBoard, walk: BitBoard, pitch: usize) -> BitBoard {
 
 fn fills(c: &mut Criterion) {
     // The magician's region at the start of W-21: the open hall.
-    let puzzle = shared_level("w21");
+    let puzzle = official_level("w21");
     let space = IceSpace::<3, 4>::new(&puzzle);
     let start = space.unpack(&space.start());
     let board = &space.board;

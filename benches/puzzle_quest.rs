@@ -1,7 +1,7 @@
 //! Criterion benchmark: the hardest capture boards of the official corpus, each solved to a
 //! proven optimum (beam search, then ordered A*), and the one-swap simulator on its own.
 //!
-//! Run with `cargo bench --bench puzzle_quest`; the corpus is read from `../shared`.
+//! Run with `cargo bench --bench puzzle_quest`; the corpus is read from `corpora/official/puzzle-quest`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -19,8 +19,8 @@ const HARDEST: [&str; 5] = ["MMIK", "MARB", "MSWO", "MGWA", "MDOO"];
 
 fn corpus() -> Vec<Level> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora/puzzle-quest/capture-boards.txt");
-    let text = std::fs::read_to_string(&path).expect("the shared capture boards");
+        .join("corpora/official/puzzle-quest/capture-boards.txt");
+    let text = std::fs::read_to_string(&path).expect("the official capture boards");
     let source = Source {
         path: &path,
         stem: "capture-boards",

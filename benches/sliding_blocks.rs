@@ -25,8 +25,8 @@ const PUZZLES: [(&str, u64); 4] = [
 
 fn load(name: &str) -> Level {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora/sliding-blocks/layton-puzzles.tsv");
-    let text = std::fs::read_to_string(&path).expect("the shared corpus beside the repository");
+        .join("corpora/official/sliding-blocks/layton-puzzles.tsv");
+    let text = std::fs::read_to_string(&path).expect("the official Layton set in corpora/official");
     let source = Source {
         path: &path,
         stem: "layton-puzzles",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every baseline results CSV: the repository's own corpora
-# (results/baselines/corpora.csv) and each official corpus under ../shared/corpora
+# (results/baselines/corpora.csv) and each official set under corpora/official
 # (results/baselines/official-<game>.csv); the sets are listed in scripts/sets.sh. They live
 # apart from results/<name>.csv, which `frontier solve` writes by default, so that an ordinary
 # run never overwrites a baseline.

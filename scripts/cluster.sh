@@ -7,7 +7,7 @@
 # Waits for every process; exits with the first non-zero status, else 0.
 #
 #   scripts/cluster.sh HOSTFILE [solve options and paths...]
-#   scripts/cluster.sh hosts.txt --workers 2 --out results/towers.csv ../shared/corpora/ice-tower
+#   scripts/cluster.sh hosts.txt --workers 2 --out results/towers.csv corpora/official/ice-tower
 #
 # Environment: FRONTIER_BIN (default target/release/frontier), FRONTIER_REMOTE_DIR.
 set -euo pipefail

@@ -12,7 +12,7 @@
 # The searches (5-50 million states each):
 # - fifteen: a 4x4 sliding-tile puzzle of 15 distinct blocks (benches/levels/fifteen.txt),
 #   bidirectional BFS stopped by --max-states 20000000 (24.6 million states);
-# - h49: Ice Tower H-49 from ../shared: the first beam, then A* stopped by --max-states
+# - h49: Ice Tower H-49 (corpora/official/ice-tower/qits.txt): the first beam, then A* stopped by --max-states
 #   10000000 (16.6 million with the beam's; --anytime 0: no search for a solution after the
 #   stop);
 # - bender-balls: a Bender map of ours (benches/levels/bender-balls.txt): an open room with six
@@ -20,7 +20,6 @@
 #   (A*) never ends; stopped by --max-states 20000000 (about 20.5 million).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=${SHARED:-../shared}
 out=${OUT:-results/scaling.csv}
 cores=$(nproc)
 if [ -z "${THREADS:-}" ]; then
@@ -34,9 +33,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # H-49 alone, out of the official Ice Tower file qits.txt (the level ends at the next blank line).
-awk '/^level h49$/ { on = 1 } on && /^$/ { exit } on' "$shared/corpora/ice-tower/qits.txt" \
+awk '/^level h49$/ { on = 1 } on && /^$/ { exit } on' corpora/official/ice-tower/qits.txt \
     >"$work/h49.txt"
-[ -s "$work/h49.txt" ] || { echo "scaling: H-49 not found under $shared" >&2; exit 2; }
+[ -s "$work/h49.txt" ] || { echo "scaling: H-49 not found in corpora/official/ice-tower/qits.txt" >&2; exit 2; }
 
 searches=(
     "fifteen|--game sliding-blocks --max-states 20000000 benches/levels/fifteen.txt"

@@ -1,5 +1,5 @@
 //! The `frontier` command line: `solve`, `check`, `show`, `compare` and `report` (see
-//! `specs/cli.md` and the README).
+//! `docs/cli.md`, the contract, and the README).
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -44,7 +44,10 @@ extern "C" fn keep_memory_uncommitted_until_used() {
 #[command(
     name = "frontier",
     version,
-    about = "Parallel batch solver and benchmark harness for grid puzzle games"
+    about = "Parallel batch solver and benchmark harness for grid puzzle games",
+    after_help = "The command line and the results CSV: docs/cli.md. Each game's file format, \
+                  rules and notation: docs/<game>.md (golf-peaks, sliding-blocks, puzzle-quest, \
+                  ice-tower, bender4). The official level sets: corpora/official/."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -132,22 +135,26 @@ struct SolveArgs {
     /// search layers, so the count where it stops is the same on every run).
     #[arg(long)]
     max_states: Option<u64>,
-    /// Per level: stop with status `limit` after this many seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
+    /// Per level: the wall-time budget of all its searches, in seconds; past it the level ends
+    /// with status `limit` (Ice Tower: with the best solution found and the optimum's bounds).
+    /// `0` or `none`: no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
+    timeout: TimeBudget,
     /// Memory the process may hold (resident), in MiB (default: 70% of the machine's); past it
     /// the largest running search stops with a `limit` row.
     #[arg(long)]
     max_memory: Option<u64>,
-    /// Per level, after a limit stopped the optimal search: seconds that may be spent finding
-    /// some solution, not proven shortest (Ice Tower; default 60, at most the timeout; 0: none).
-    #[arg(long)]
+    /// Per level, the seconds of its budget kept for finding a better solution, not proven
+    /// shortest, once a limit stopped the optimal search (Ice Tower; default: a quarter of
+    /// --timeout, 60 without one; 0: none).
+    #[arg(long, value_name = "SECONDS")]
     anytime: Option<f64>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
-    /// Levels solved at a time (default: one per thread); 1 times each level alone.
-    #[arg(long)]
+    /// Levels solved at a time (default 1: each level has every thread, and its time is its
+    /// own); N > 1 splits the threads among N levels, each level on its own share.
+    #[arg(long, value_name = "N")]
     parallel_levels: Option<usize>,
     /// Search on timely dataflow workers: in this process, or with --hostfile across processes
     /// and hosts. Levels are solved one at a time, each spread over every worker.
@@ -182,8 +189,9 @@ struct CheckArgs {
     /// Force the game.
     #[arg(long)]
     game: Option<GameId>,
-    /// The level of a multi-level file.
-    #[arg(long)]
+    /// The level of a multi-level file, chosen as `solve --level` chooses (a part of its name,
+    /// a glob, or `=NAME`); a level named exactly PATTERN wins, else one level must match.
+    #[arg(long, value_name = "PATTERN")]
     level: Option<String>,
     /// The level file (`-`: standard input).
     level_path: PathBuf,
@@ -196,8 +204,9 @@ struct ShowArgs {
     /// Force the game.
     #[arg(long)]
     game: Option<GameId>,
-    /// The level of a multi-level file.
-    #[arg(long)]
+    /// The level of a multi-level file, chosen as `solve --level` chooses (a part of its name,
+    /// a glob, or `=NAME`); a level named exactly PATTERN wins, else one level must match.
+    #[arg(long, value_name = "PATTERN")]
     level: Option<String>,
     /// Take the solution from the level's solved row in this results CSV.
     #[arg(long, value_name = "CSV", conflicts_with = "solution")]
@@ -280,9 +289,9 @@ fn solve(args: SolveArgs) -> ExitCode {
             args.connect_timeout
         ));
     }
-    if let Some(t) = args.timeout.filter(|t| !(t.is_finite() && *t > 0.0)) {
+    if let Some(t) = args.anytime.filter(|t| !(t.is_finite() && *t >= 0.0)) {
         return usage_error(format!(
-            "--timeout {t}: expected a positive number of seconds"
+            "--anytime {t}: expected a number of seconds, 0 or more"
         ));
     }
     let started = Instant::now();
@@ -349,7 +358,7 @@ fn solve(args: SolveArgs) -> ExitCode {
     let options = BatchOptions {
         limits: Limits {
             max_states: args.max_states,
-            timeout: args.timeout.map(Duration::from_secs_f64),
+            timeout: args.timeout.0.map(Duration::from_secs_f64),
             max_bytes: None,
             anytime: args.anytime.map(Duration::from_secs_f64),
         },
@@ -369,7 +378,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             parallel_levels: batch::levels_at_a_time(&options, tasks.len()),
             repeat: options.repeat,
             max_states: options.limits.max_states,
-            timeout_s: args.timeout,
+            timeout_s: args.timeout.0,
             max_memory_mib: options.memory_budget.map(|b| b >> 20),
             anytime_s: args.anytime,
             distributed: cluster
@@ -479,10 +488,26 @@ fn run_fingerprint(args: &SolveArgs, tasks: &[Box<dyn LevelTask>]) -> u64 {
         (task.game().as_str(), task.name()).hash(&mut hasher);
     }
     (args.max_states, args.repeat).hash(&mut hasher);
-    for seconds in [args.timeout, args.anytime] {
+    for seconds in [args.timeout.0, args.anytime] {
         seconds.map(f64::to_bits).hash(&mut hasher);
     }
     hasher.finish()
+}
+
+/// A level's wall-time budget in seconds (`--timeout`); `None`: no budget.
+#[derive(Clone, Copy, Debug)]
+struct TimeBudget(Option<f64>);
+
+/// `--timeout`'s value: seconds, or `0` or `none` for no budget.
+fn time_budget(text: &str) -> Result<TimeBudget, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(TimeBudget(None));
+    }
+    match text.parse::<f64>() {
+        Ok(0.0) => Ok(TimeBudget(None)),
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(TimeBudget(Some(t))),
+        _ => Err("expected a number of seconds, or 0 or `none` for no budget".into()),
+    }
 }
 
 /// `results/<name>.csv`, named after the first path (a file's stem, a directory's name).
@@ -518,7 +543,8 @@ fn solution_text(solution: String, level_path: &Path) -> Result<String, ExitCode
     }
 }
 
-/// The one level of a file, or the one `--level` names (`check`, `show`).
+/// The one level of a file, or the one `--level` selects (`check`, `show`): as `solve --level`
+/// selects, except that a level whose name is the pattern itself wins over the others matched.
 fn one_level(
     level_path: &Path,
     game: Option<GameId>,
@@ -543,14 +569,27 @@ fn one_level(
             .join(", ")
     };
     match (level, tasks.len()) {
-        (Some(name), _) => match tasks.iter().position(|t| t.name() == name) {
-            Some(i) => Ok(tasks.swap_remove(i)),
-            None => Err(usage_error(format!(
-                "{}: no level named `{name}` (levels: {})",
-                level_path.display(),
-                names(&tasks)
-            ))),
-        },
+        (Some(pattern), _) => {
+            let selected = harness::LevelPattern::new(pattern).map_err(usage_error)?;
+            if let Some(i) = tasks.iter().position(|t| t.name() == pattern) {
+                return Ok(tasks.swap_remove(i));
+            }
+            let (mut matched, others): (Vec<_>, Vec<_>) =
+                tasks.into_iter().partition(|t| selected.matches(t.name()));
+            match matched.len() {
+                1 => Ok(matched.remove(0)),
+                0 => Err(usage_error(format!(
+                    "{}: no level matches `{pattern}` (levels: {})",
+                    level_path.display(),
+                    names(&others)
+                ))),
+                n => Err(usage_error(format!(
+                    "{}: {n} levels match `{pattern}`: {}; name one with --level '=NAME'",
+                    level_path.display(),
+                    names(&matched)
+                ))),
+            }
+        }
         (None, 1) => Ok(tasks.remove(0)),
         (None, n) => Err(usage_error(format!(
             "{} holds {n} levels; pick one with --level (levels: {})",

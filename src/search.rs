@@ -7,15 +7,23 @@
 //! local engine's layers and counts. The ordered A* (Puzzle Quest) is a plain A* there: the
 //! same answers (shortest paths), with the `states` of a local plain A*.
 
-use crate::distributed::{self, Portable};
+use std::any::Any;
+
+use crate::distributed::{self, Cluster, Portable};
 use crate::engine::{self, SearchControl, SearchOutcome, Space};
+
+/// The cluster a level's control names as its backend; `None`: this process's threads.
+fn cluster(ctl: &SearchControl) -> Option<&Cluster> {
+    ctl.backend()
+        .and_then(|backend| (backend as &dyn Any).downcast_ref::<Cluster>())
+}
 
 /// Breadth-first search: see [`engine::bfs::bfs`].
 pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
-    match ctl.cluster() {
+    match cluster(ctl) {
         None => engine::bfs::bfs(space, ctl),
         Some(cluster) => distributed::bfs(cluster, space, ctl),
     }
@@ -26,7 +34,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
 where
     P::State: Portable,
 {
-    match ctl.cluster() {
+    match cluster(ctl) {
         None => engine::astar::astar(space, ctl),
         Some(cluster) => distributed::astar(cluster, space, ctl),
     }
@@ -38,7 +46,7 @@ pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<
 where
     P::State: Portable,
 {
-    match ctl.cluster() {
+    match cluster(ctl) {
         None => engine::astar::ordered_astar(space, ctl),
         Some(cluster) => distributed::astar(cluster, space, ctl),
     }
@@ -53,7 +61,7 @@ pub fn bidirectional<P: Space>(
 where
     P::State: Portable,
 {
-    match ctl.cluster() {
+    match cluster(ctl) {
         None => engine::bidirectional::bidirectional(space, goal, ctl),
         Some(cluster) => distributed::bidirectional(cluster, space, goal, ctl),
     }

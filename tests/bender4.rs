@@ -1,4 +1,4 @@
-//! Bender – Episode 4 against the official corpus (`../shared/corpora/bender4`): the known
+//! Bender – Episode 4 against the official corpus (`corpora/official/bender4`): the known
 //! routes replay as winning programs, the plain route search reproduces `index.tsv`, the push
 //! search finds the known shortest pushes where they are cheap, the program search wins on a
 //! few maps, and the repository's own maps solve end to end.
@@ -18,7 +18,7 @@ use frontier::games::bender4::{Level, notation, routes::PlainGraph};
 use frontier::harness::results::Status;
 
 fn corpus(file: &str) -> String {
-    std::fs::read_to_string(common::shared(&format!("corpora/bender4/{file}")))
+    std::fs::read_to_string(common::official(&format!("bender4/{file}")))
         .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
@@ -49,9 +49,6 @@ fn table(file: &str) -> Vec<HashMap<String, String>> {
 
 #[test]
 fn every_reference_route_wins_in_as_many_steps_as_moves() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let rows = table("reference-paths.tsv");
     assert_eq!(rows.len(), 60);
     for row in rows {
@@ -75,9 +72,6 @@ fn every_reference_route_wins_in_as_many_steps_as_moves() {
 
 #[test]
 fn the_plain_search_reproduces_plain_len_and_plain_states() {
-    if common::official_corpora_missing() {
-        return;
-    }
     for row in table("index.tsv") {
         let level = level(&row["file"]);
         let graph = PlainGraph::new(&level.board).unwrap();
@@ -99,9 +93,6 @@ fn the_plain_search_reproduces_plain_len_and_plain_states() {
 
 #[test]
 fn the_intro_hints_behave_as_their_titles_say() {
-    if common::official_corpora_missing() {
-        return;
-    }
     for row in table("index.tsv").iter().filter(|r| !r["hint"].is_empty()) {
         let level = level(&row["file"]);
         let hint = &row["hint"];
@@ -115,9 +106,6 @@ fn the_intro_hints_behave_as_their_titles_say() {
 
 #[test]
 fn the_push_search_finds_the_known_shortest_routes_where_they_are_cheap() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let mut checked = 0;
     for row in table("index.tsv") {
         let Ok(known) = row["push_len"].parse::<usize>() else {
@@ -141,9 +129,6 @@ fn the_push_search_finds_the_known_shortest_routes_where_they_are_cheap() {
 
 #[test]
 fn the_program_search_wins_with_programs_far_shorter_than_routes() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let budget = Budget::small();
     for file in [
         "01-intro1.txt",

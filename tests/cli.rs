@@ -91,6 +91,26 @@ fn limits_give_limit_rows() {
         "{}",
         text(&run.stdout)
     );
+    // Every level has a time budget unless it is removed, and the sidecar records which.
+    let dir = scratch("budget");
+    for (given, recorded) in [(None, "30.0"), (Some("none"), "null"), (Some("0"), "null")] {
+        let out = dir.join("klotski.csv");
+        let mut args = vec!["solve", "--quiet", "--out", str(&out)];
+        args.extend(given.iter().flat_map(|t| ["--timeout", t]));
+        args.push(str(&klotski));
+        let run = frontier(&args);
+        assert!(run.status.success(), "{run:?}");
+        let sidecar = fs::read_to_string(dir.join("klotski.csv.json")).unwrap();
+        assert!(
+            sidecar.contains(&format!("\"timeout_s\": {recorded}")),
+            "{given:?}: {sidecar}"
+        );
+    }
+    for bad in ["-1", "soon", "inf"] {
+        let run = frontier(&["solve", &format!("--timeout={bad}"), str(&klotski)]);
+        assert_eq!(run.status.code(), Some(2), "--timeout {bad}");
+        assert!(text(&run.stderr).contains("--timeout"), "{run:?}");
+    }
 }
 
 #[test]
@@ -185,6 +205,37 @@ fn check_picks_a_level_of_a_multi_level_file() {
         (run.status.code(), text(&run.stdout)),
         (Some(0), "solved in 1 moves\n".into())
     );
+}
+
+#[test]
+fn check_and_show_select_a_level_as_solve_does() {
+    let layton = common::official("sliding-blocks/layton-puzzles.tsv");
+    // A part of the name, as `solve --level` takes it.
+    let run = frontier(&["show", "--level", "Time Machine", str(&layton)]);
+    assert!(run.status.success(), "{run:?}");
+    assert!(text(&run.stdout).starts_with("start\n"), "{run:?}");
+    // Several levels match: each is named, and none is drawn.
+    let run = frontier(&["show", "--level", "*Greatest*", str(&layton)]);
+    assert_eq!(run.status.code(), Some(2));
+    let said = text(&run.stderr);
+    assert!(
+        said.contains("2 levels match")
+            && said.contains("The Greatest Escape 1")
+            && said.contains("The Greatest Escape 2"),
+        "{said}"
+    );
+    assert!(run.stdout.is_empty());
+    // A level named exactly as the pattern wins over the others it is part of (c99-1, c99-2).
+    let qits = common::official("ice-tower/qits.txt");
+    let run = frontier(&["check", "--level", "c99", str(&qits), "1,1,R"]);
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    assert!(text(&run.stdout).starts_with("move 1"), "{run:?}");
+    // `=NAME`, and a pattern that matches nothing.
+    let run = frontier(&["check", "--level", "=c99-1", str(&qits), "1,1,R"]);
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    let run = frontier(&["check", "--level", "=c99-", str(&qits), "1,1,R"]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(text(&run.stderr).contains("no level matches"), "{run:?}");
 }
 
 #[test]

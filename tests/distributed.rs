@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use frontier::distributed::{Cluster, Hosts};
 use frontier::engine::SearchControl;
-use frontier::engine::control::Limits;
+use frontier::engine::control::{Backend, Limits};
 use frontier::games::Source;
 use frontier::games::puzzle_quest::space::{CaptureSpace, Reductions};
 use frontier::games::puzzle_quest::{Level, level};
@@ -99,7 +99,7 @@ impl Processes {
                             .iter()
                             .map(|task| {
                                 let ctl = SearchControl::new(Limits::default())
-                                    .on_cluster(Some(Arc::clone(cluster)));
+                                    .on_backend(Some(Arc::clone(cluster) as Arc<dyn Backend>));
                                 task.solve(&ctl)
                             })
                             .collect::<Vec<Row>>()
@@ -277,9 +277,6 @@ fn two_processes_of_the_binary_answer_as_one() {
 
 #[test]
 fn the_official_levels_of_the_issue_match_the_local_run() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let dir = scratch("official");
     let (hosts, _) = hostfile(&dir, 2);
     let runs = [
@@ -293,7 +290,7 @@ fn the_official_levels_of_the_issue_match_the_local_run() {
         ("puzzle-quest/capture-boards.txt", "Goblin", false),
     ];
     for (file, level, same_states) in runs {
-        let path = common::shared(&format!("corpora/{file}"));
+        let path = common::official(file);
         let args = ["--level", level, "--out", "-", str(&path)];
         let local = frontier()
             .args(["solve", "--quiet"])

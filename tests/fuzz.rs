@@ -78,14 +78,11 @@ fn fuzz<S: Strategy>(
     }
 }
 
-/// Every level file of a game: the repository's own, and the official ones when given and
-/// present.
+/// Every level file of a game: the repository's own, and the official ones when given.
 fn level_files<G: Game>(own: &str, official: Option<&str>) -> Vec<(PathBuf, String)> {
     let mut dirs = vec![common::own(own)];
-    if let Some(official) = official
-        && !common::official_corpora_missing()
-    {
-        dirs.push(common::shared(&format!("corpora/{official}")));
+    if let Some(official) = official {
+        dirs.push(common::official(official));
     }
     let mut files = Vec::new();
     for dir in dirs {
@@ -313,7 +310,7 @@ fn sliding_blocks() {
 
 #[test]
 fn golf_peaks() {
-    fuzz_levels::<GolfPeaks>("golf-peaks", "golf-peaks", "golf-peaks/official", &["txt"]);
+    fuzz_levels::<GolfPeaks>("golf-peaks", "golf-peaks", "golf-peaks", &["txt"]);
     fuzz_notation::<GolfPeaks>("golf-peaks", "golf-peaks", "[0-9]{1,2}(/[0-9])?-[↘↗↙↖UDLR]");
 }
 

@@ -1,4 +1,4 @@
-//! Puzzle Quest capture boards against the official corpus in `../shared/corpora/puzzle-quest`
+//! Puzzle Quest capture boards against the official corpus in `corpora/official/puzzle-quest`
 //! (52 boards, known solutions) and the boards authored in `corpora/puzzle-quest`.
 
 mod common;
@@ -17,7 +17,7 @@ use frontier::harness::results::{Row, Status};
 use frontier::harness::solve_paths;
 
 fn corpus(file: &str) -> PathBuf {
-    common::shared(&format!("corpora/puzzle-quest/{file}"))
+    common::official(&format!("puzzle-quest/{file}"))
 }
 
 /// The 52 capture boards, by monster id.
@@ -66,9 +66,6 @@ fn known_solutions() -> Vec<Known> {
 
 #[test]
 fn every_known_solution_replays_to_an_empty_board() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let boards = boards();
     assert_eq!(boards.len(), 52);
     let known = known_solutions();
@@ -87,9 +84,6 @@ fn every_known_solution_replays_to_an_empty_board() {
 
 #[test]
 fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
-    if common::official_corpora_missing() {
-        return;
-    }
     let rows = solve_paths(&[corpus("capture-boards.txt")], None, Limits::default())
         .expect("the corpus is found");
     assert_eq!(rows.len(), 52);
@@ -107,9 +101,9 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
             .unwrap_or_else(|why| panic!("{}: {why}", row.level));
         assert_eq!(Some(verdict.moves), row.moves, "{}", row.level);
     }
-    // The corpus README's per-board facts: name, gems and kinds, and what every solution
+    // The corpus's per-board facts: name, gems and kinds, and what every solution
     // needs (a gem moved into an empty cell, a line of 5 or more), which ours must show.
-    let facts = readme_facts();
+    let facts = board_facts();
     assert_eq!(facts.len(), 52);
     let (mut with_empty, mut with_five) = (0, 0);
     for fact in &facts {
@@ -157,7 +151,7 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
     }
 }
 
-/// A row of the corpus README's per-board table.
+/// A row of the corpus's per-board facts (`board-facts.tsv`).
 struct Facts {
     id: String,
     name: String,
@@ -167,12 +161,12 @@ struct Facts {
     needs_five: bool,
 }
 
-fn readme_facts() -> Vec<Facts> {
-    let text = std::fs::read_to_string(corpus("README.md")).expect("the corpus README");
+fn board_facts() -> Vec<Facts> {
+    let text = std::fs::read_to_string(corpus("board-facts.tsv")).expect("the board facts");
     text.lines()
-        .filter(|line| line.starts_with("| M"))
+        .skip(1)
         .map(|line| {
-            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            let cells: Vec<&str> = line.split('\t').collect();
             assert_eq!(cells.len(), 6, "{line}");
             Facts {
                 id: cells[0].to_string(),
@@ -232,10 +226,7 @@ fn longest_line(board: &Grid, lines: &[[bool; 8]; 8]) -> usize {
 
 #[test]
 fn a_directory_walk_reads_the_boards_and_skips_the_solutions_table() {
-    if common::official_corpora_missing() {
-        return;
-    }
-    let files = discover(&[common::shared("corpora/puzzle-quest")], None)
+    let files = discover(&[common::official("puzzle-quest")], None)
         .expect("found")
         .files;
     let names: Vec<&str> = files
@@ -329,9 +320,7 @@ fn every_reduction_keeps_the_optimum() {
         ..Limits::default()
     };
     let mut levels: Vec<Level> = AUTHORED.iter().map(|&(name, _)| authored(name)).collect();
-    if !common::official_corpora_missing() {
-        levels.extend(boards().into_values());
-    }
+    levels.extend(boards().into_values());
     levels.sort_by(|a, b| a.id.cmp(&b.id));
     let mut compared = 0;
     for level in &levels {
@@ -349,11 +338,6 @@ fn every_reduction_keeps_the_optimum() {
             compared += 1;
         }
     }
-    // Three variants of each board: the authored boards alone give a few dozen comparisons.
-    let enough = if common::official_corpora_missing() {
-        3 * AUTHORED.len() / 2
-    } else {
-        150
-    };
-    assert!(compared >= enough, "only {compared} comparisons finished");
+    // Three variants of each board, most of the boards finishing within the limit.
+    assert!(compared >= 150, "only {compared} comparisons finished");
 }

@@ -367,24 +367,21 @@ fn tempdir(name: &str) -> PathBuf {
 
 #[test]
 fn every_official_known_solution_replays_to_a_solved_picture() {
-    if common::official_corpora_missing() {
-        return;
-    }
     // Two official sets with their known answers: every solution's replay ends solved.
     let known = [
         (
             GameId::GolfPeaks,
-            "corpora/golf-peaks",
-            answers(&common::shared("corpora/golf-peaks/answers.tsv"), 0, 2),
+            "golf-peaks",
+            answers(&common::official("golf-peaks/answers.tsv"), 0, 2),
         ),
         (
             GameId::IceTower,
-            "corpora/ice-tower",
-            answers(&common::shared("corpora/ice-tower/known-answers.tsv"), 1, 3),
+            "ice-tower",
+            answers(&common::official("ice-tower/known-answers.tsv"), 1, 3),
         ),
     ];
     for (game, dir, solutions) in known {
-        let root = common::shared(dir);
+        let root = common::official(dir);
         let files = discover::discover(&[root], Some(game)).unwrap().files;
         let tasks = harness::load_tasks(&files).unwrap();
         let mut replayed = 0;

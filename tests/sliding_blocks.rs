@@ -38,12 +38,9 @@ fn check(path: &Path, row: &Row) -> u64 {
 
 #[test]
 fn layton_puzzles_are_solved_with_their_known_minimum_moves() {
-    if common::official_corpora_missing() {
-        return;
-    }
-    let corpus = common::shared("corpora/sliding-blocks/layton-puzzles.tsv");
+    let corpus = common::official("sliding-blocks/layton-puzzles.tsv");
     let known: HashMap<String, u64> =
-        std::fs::read_to_string(common::shared("corpora/sliding-blocks/known-min-moves.tsv"))
+        std::fs::read_to_string(common::official("sliding-blocks/known-min-moves.tsv"))
             .unwrap()
             .lines()
             .skip(1)

@@ -391,6 +391,9 @@ impl Cluster {
     }
 }
 
+/// The engine carries a cluster as a level's backend; [`crate::search`] sends its searches here.
+impl control::Backend for Cluster {}
+
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cluster")

@@ -4,10 +4,12 @@
 //! its atomics in batches (never per state, to keep cache lines quiet) and learn there whether a
 //! limit has been reached; the harness reads the same atomics to draw progress bars.
 //!
-//! A control also names the backend its level's searches run on: this process's threads (the
-//! engine), or a [`Cluster`] of timely workers (`solve --distributed`). The engine never reads
-//! it; [`crate::search`] does, so that a game calls one entry point whatever the backend.
+//! A control also carries the backend its level's searches run on, when that is not this
+//! process's threads: a [`Backend`], which the engine only carries and never looks into.
+//! [`crate::search`] knows the backends and picks one, so that a game calls one entry point
+//! whatever the backend, and the engine knows nothing built above it.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::distributed::Cluster;
+/// A backend that runs a level's searches somewhere other than this process's threads (the
+/// distributed backend's cluster). Opaque here: [`crate::search`] recognises it by its type.
+pub trait Backend: Any + Send + Sync + fmt::Debug {}
 
 /// Per-level limits. `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default)]
@@ -74,14 +78,14 @@ pub struct SearchControl {
     limits: Limits,
     started: Instant,
     counters: Arc<Counters>,
-    imminent_bytes: AtomicU64,
+    /// This control's own search's depth (a child's is its own): a stopped A* proves its f.
     depth: AtomicU64,
     stopped: AtomicBool,
     /// The limit that stopped the search: requested from outside (the harness's memory
     /// guard) or the first one `check` found.
     requested: Mutex<Option<Limit>>,
-    /// The timely workers that run this level's searches; `None`: this process's threads.
-    cluster: Option<Arc<Cluster>>,
+    /// The backend that runs this level's searches; `None`: this process's threads.
+    backend: Option<Arc<dyn Backend>>,
     /// Outside requests made before this control was created are not its own: a search that
     /// follows a stopped one of the same level starts afresh.
     requests_before: u64,
@@ -94,6 +98,10 @@ struct Counters {
     expanded: AtomicU64,
     bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    /// What the search running now is about to allocate in one step.
+    imminent_bytes: AtomicU64,
+    /// The depth the search running now last reported, whichever control it runs under.
+    latest_depth: AtomicU64,
     /// Stops requested from outside ([`SearchControl::request_stop`]): how many so far, and the
     /// last one's limit. Shared, so that a request made while a child search runs stops it.
     requests: AtomicU64,
@@ -113,7 +121,8 @@ impl SearchControl {
     /// time from its own creation. It runs on the same backend as this one.
     pub fn child(&self, limits: Limits) -> Self {
         self.counters.bytes.store(0, Ordering::Relaxed);
-        Self::with_counters(limits, Arc::clone(&self.counters)).on_cluster(self.cluster.clone())
+        self.counters.imminent_bytes.store(0, Ordering::Relaxed);
+        Self::with_counters(limits, Arc::clone(&self.counters)).on_backend(self.backend.clone())
     }
 
     fn with_counters(limits: Limits, counters: Arc<Counters>) -> Self {
@@ -122,23 +131,22 @@ impl SearchControl {
             started: Instant::now(),
             requests_before: counters.requests.load(Ordering::Relaxed),
             counters,
-            imminent_bytes: AtomicU64::new(0),
             depth: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
             requested: Mutex::new(None),
-            cluster: None,
+            backend: None,
         }
     }
 
-    /// This control with its searches run by `cluster` (`None`: by this process's threads).
-    pub fn on_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
-        self.cluster = cluster;
+    /// This control with its searches run by `backend` (`None`: by this process's threads).
+    pub fn on_backend(mut self, backend: Option<Arc<dyn Backend>>) -> Self {
+        self.backend = backend;
         self
     }
 
-    /// The cluster that runs this level's searches, if it is not this process's threads.
-    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
-        self.cluster.as_ref()
+    /// The backend that runs this level's searches, if it is not this process's threads.
+    pub fn backend(&self) -> Option<&dyn Backend> {
+        self.backend.as_deref()
     }
 
     pub fn unlimited() -> Self {
@@ -164,9 +172,15 @@ impl SearchControl {
         self.counters.expanded.load(Ordering::Relaxed)
     }
 
-    /// The deepest layer (or f-bound) the search has reached.
+    /// The deepest layer (or f-bound) this control's search has reached.
     pub fn depth(&self) -> u64 {
         self.depth.load(Ordering::Relaxed)
+    }
+
+    /// The depth the level's search running now (this control's or a child's) last reported:
+    /// what progress shows.
+    pub fn latest_depth(&self) -> u64 {
+        self.counters.latest_depth.load(Ordering::Relaxed)
     }
 
     /// Peak estimated bytes of search memory.
@@ -204,17 +218,19 @@ impl SearchControl {
 
     /// Records what the search is about to allocate in one step (hash tables about to double),
     /// for a memory budget to keep room for.
+    /// Shared with children, so that the level's memory budget sees a child search's too.
     pub fn set_imminent_bytes(&self, bytes: u64) {
-        self.imminent_bytes.store(bytes, Ordering::Relaxed);
+        self.counters.imminent_bytes.store(bytes, Ordering::Relaxed);
     }
 
     /// See [`Self::set_imminent_bytes`].
     pub fn imminent_bytes(&self) -> u64 {
-        self.imminent_bytes.load(Ordering::Relaxed)
+        self.counters.imminent_bytes.load(Ordering::Relaxed)
     }
 
     pub fn set_depth(&self, depth: u64) {
         self.depth.store(depth, Ordering::Relaxed);
+        self.counters.latest_depth.store(depth, Ordering::Relaxed);
     }
 
     /// Current estimated bytes of search memory.

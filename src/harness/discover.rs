@@ -179,7 +179,8 @@ pub fn decide_game(path: &Path, text: &str, forced: Option<GameId>) -> Result<Ga
     match sniffed.as_slice() {
         [one] => Ok(one.id),
         _ => Err(format!(
-            "{}: cannot tell which game this file belongs to; pass --game <ID> (one of {})",
+            "{}: cannot tell which game this file belongs to; pass --game <ID> (one of {}; \
+             each game's files: docs/cli.md)",
             path.display(),
             GameId::list()
         )),

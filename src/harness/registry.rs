@@ -92,7 +92,11 @@ impl<G: Game> LevelTask for Task<G> {
         let game = G::ID.as_str();
         let level = match &self.level {
             Ok(level) => level,
-            Err(e) => return Row::error(game, &self.name, e.to_string()),
+            Err(e) => {
+                // The row says what was wrong; the game's page says what is expected.
+                let detail = format!("{e} (the format: docs/{game}.md)");
+                return Row::error(game, &self.name, detail);
+            }
         };
         let started = Instant::now();
         let answer = G::solve(level, ctl);

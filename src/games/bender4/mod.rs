@@ -1,4 +1,4 @@
-//! Bender – Episode 4 (CodinGame optimisation puzzle), per `specs/bender4.md`.
+//! Bender – Episode 4 (CodinGame optimisation puzzle), per `docs/bender4.md`.
 //!
 //! - [`level`]: the strict map parser (§1.1).
 //! - [`rules`]: board tables and one move (§2.1), the single source of truth for moves.

@@ -1,4 +1,4 @@
-//! Golf Peaks, per `specs/golf-peaks.md`: card-based minigolf on tiles with heights.
+//! Golf Peaks, per `docs/golf-peaks.md`: card-based minigolf on tiles with heights.
 //!
 //! - [`level`]: the level file format (size line, rows of cell tokens, the hand).
 //! - [`rules`]: the board with its neighbour tables and the simulator of one play (§2), the single

@@ -1,4 +1,4 @@
-//! Ice Tower (氷塔), per `specs/ice-tower.md`: push ice into fires; walking is free, a move is
+//! Ice Tower (氷塔), per `docs/ice-tower.md`: push ice into fires; walking is free, a move is
 //! a push.
 //!
 //! - [`level`]: the multi-level file format (`level NAME` lines, grids, L1–L6).
@@ -42,7 +42,7 @@ use space::IceSpace;
 use crate::distributed::Portable;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
-use crate::engine::{Bounded, SearchControl, SearchOutcome, Space};
+use crate::engine::{Bounded, Limit, SearchControl, SearchOutcome, Space};
 use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 
@@ -135,8 +135,20 @@ fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer 
 /// The width of the beam that looks for a first solution before the optimal search.
 const FIRST_BEAM_WIDTH: usize = 1_000;
 /// How long the search for a better solution may run once the optimal search stopped at a
-/// limit, unless the user says otherwise (`--anytime`); at most the level's `--timeout` again.
+/// limit, when the level has no time budget and the user says nothing (`--anytime`).
 const ANYTIME_BUDGET: Duration = Duration::from_secs(60);
+/// The part of a level's time budget kept for that search unless the user says otherwise.
+const ANYTIME_SHARE: u32 = 4;
+
+/// How much of the level's time the search for a better solution gets: the user's
+/// `--anytime`, else a quarter of the level's time budget, else [`ANYTIME_BUDGET`].
+fn anytime_reserve(limits: Limits) -> Duration {
+    match (limits.anytime, limits.timeout) {
+        (Some(anytime), _) => anytime,
+        (None, Some(timeout)) => timeout / ANYTIME_SHARE,
+        (None, None) => ANYTIME_BUDGET,
+    }
+}
 /// The memory it may use.
 const ANYTIME_MEMORY: u64 = 4 << 30;
 
@@ -148,9 +160,12 @@ const ANYTIME_MEMORY: u64 = 4 << 30;
 ///    nothing with f above `n − 1` is stored, and A* ending without a shorter solution proves
 ///    the beam's optimal.
 /// 3. When a limit stops A*, it has still proven something: every state with a smaller f than
-///    the one it was working on (`ctl.depth()`) was expanded, so no solution is shorter. Beams
-///    of growing width ([`beam::anytime`]) then look for a better solution than the first
-///    beam's, and the row is `solved`, not optimal, with the optimum's bounds.
+///    the one it was working on (its control's `depth`) was expanded, so no solution is
+///    shorter. Beams of growing width ([`beam::anytime`]) then look for a better solution than
+///    the first beam's, and the row is `solved`, not optimal, with the optimum's bounds.
+///
+/// The level's time budget (`--timeout`) covers all three: A* stops early enough to leave the
+/// beams their reserve ([`anytime_reserve`]), and the beams stop when the budget is spent.
 fn solve_space<P: Space>(
     space: &P,
     ctl: &SearchControl,
@@ -181,12 +196,20 @@ where
         SearchOutcome::Found(path) => Some(path),
         _ => None,
     };
+    let limits = ctl.limits();
+    let reserve = anytime_reserve(limits);
+    let proof_ctl = ctl.child(Limits {
+        timeout: limits
+            .timeout
+            .map(|budget| budget.saturating_sub(reserve).saturating_sub(ctl.elapsed())),
+        ..limits
+    });
     let outcome = match &known {
         Some(path) => {
             let max_depth = (path.len() - 2) as u32;
-            astar(&Bounded { space, max_depth }, ctl)
+            astar(&Bounded { space, max_depth }, &proof_ctl)
         }
-        None => astar(space, ctl),
+        None => astar(space, &proof_ctl),
     };
     let limit = match outcome {
         SearchOutcome::Found(path) => return solved(&path, true, String::new()),
@@ -196,15 +219,20 @@ where
                 None => Answer::Unsolvable,
             };
         }
+        // The proof stopped early to leave the beams their time: what the row reports is the
+        // level's budget.
+        SearchOutcome::Stopped(Limit::Time(_)) => limits
+            .timeout
+            .map_or(Limit::Time(proof_ctl.elapsed()), Limit::Time),
         SearchOutcome::Stopped(limit) => limit,
     };
-    let lower = ctl.depth();
+    let lower = proof_ctl.depth();
     let mut best = known;
     if !control::interrupted() {
-        // The user's budget, or the default; at most as long again as the timeout.
-        let limits = ctl.limits();
-        let budget = limits.anytime.unwrap_or(ANYTIME_BUDGET);
-        let budget = limits.timeout.map_or(budget, |t| t.min(budget));
+        // The reserve, and never past the level's budget.
+        let budget = limits
+            .timeout
+            .map_or(reserve, |t| reserve.min(t.saturating_sub(ctl.elapsed())));
         let anytime_ctl = ctl.child(Limits {
             timeout: Some(budget),
             max_bytes: Some(ANYTIME_MEMORY),

@@ -1,4 +1,4 @@
-//! Puzzle Quest "Capture" boards, per `specs/puzzle-quest.md`: empty an 8×8 match-3 board with
+//! Puzzle Quest "Capture" boards, per `docs/puzzle-quest.md`: empty an 8×8 match-3 board with
 //! the fewest swaps, with cascades, flaming-skull blasts and no refill.
 //!
 //! - [`level`]: the boards file format (B1–B5).

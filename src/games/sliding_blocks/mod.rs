@@ -1,4 +1,4 @@
-//! Sliding-block puzzles (Klotski, Professor Layton), per `specs/sliding-blocks.md`.
+//! Sliding-block puzzles (Klotski, Professor Layton), per `docs/sliding-blocks.md`.
 //!
 //! - [`level`]: the `.tsv` and `.txt` formats and the grids inside them.
 //! - [`rules`]: the puzzle model and unit-step simulator (the source of truth for `check`).
