@@ -33,9 +33,10 @@ if ! command -v valgrind >/dev/null; then
     apt-get update -qq && apt-get install -y -qq valgrind >/dev/null || exit 2
 fi
 if [ -z "$bin" ]; then
-    # The bench target's executable, from cargo's own report of what it built.
+    # The bench target's executable, from cargo's own report of what it built (the benches
+    # need the frontier binary too, which it reports as well).
     bin=$(cargo bench --bench counted --no-run --message-format=json 2>/dev/null |
-        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+        sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
     [ -x "$bin" ] || { echo "count: building benches/counted.rs failed" >&2; exit 2; }
     commit=$(git rev-parse HEAD)
     git diff --quiet HEAD -- . || commit+=-dirty

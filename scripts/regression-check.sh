@@ -79,7 +79,7 @@ if [ "$wall" = 0 ]; then
             printf '\n[[bench]]\nname = "counted"\nharness = false\n' >>"$base/src/Cargo.toml"
         bin=$(CARGO_TARGET_DIR=$PWD/$base/target cargo bench --bench counted --no-run \
             --message-format=json --manifest-path "$base/src/Cargo.toml" 2>/dev/null |
-            sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+            sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
         git -C "$base/src" checkout --quiet -- . && git -C "$base/src" clean -fq -- benches
         [ -x "$bin" ] || { echo "regression-check: building the baselines' benchmarks failed" >&2; exit 2; }
         scripts/count.sh --bin "$bin" --commit "$(git rev-parse "$commit")" \
