@@ -42,6 +42,7 @@ if [ -z "$bin" ]; then
     git diff --quiet HEAD -- . || commit+=-dirty
 fi
 if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <("$bin" --list | cut -f1); fi
+[ ${#names[@]} -gt 0 ] || { echo "count: $bin lists no benchmarks" >&2; exit 2; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -49,7 +49,9 @@ base=target/regression-baseline
 baseline_worktree() {
     git worktree prune
     if [ -e "$base/src/.git" ]; then
-        git -C "$base/src" checkout --quiet --detach "$commit" || exit 2
+        # Another commit: the benchmark program the counts added (below) goes with the old one.
+        [ "$(git -C "$base/src" rev-parse HEAD)" = "$(git rev-parse "$commit")" ] ||
+            git -C "$base/src" checkout --quiet --force --detach "$commit" || exit 2
     else
         git worktree add --quiet --detach "$base/src" "$commit" || exit 2
     fi
@@ -71,16 +73,17 @@ if [ "$wall" = 0 ]; then
         cp "$stored" "$fresh/baseline.csv"
     else
         # The baselines' library with this tree's benchmark program, which that commit may not
-        # have: copied in for the build, then the worktree is restored.
+        # have: copied into the worktree, and left there (each file written only when it
+        # differs), because a Cargo.toml touched again makes cargo rebuild the whole crate.
         echo "== building and counting the baselines' commit $commit"
         baseline_worktree
-        cp benches/counted.rs "$base/src/benches/counted.rs"
+        cmp -s benches/counted.rs "$base/src/benches/counted.rs" ||
+            cp benches/counted.rs "$base/src/benches/counted.rs"
         grep -q '^name = "counted"$' "$base/src/Cargo.toml" ||
             printf '\n[[bench]]\nname = "counted"\nharness = false\n' >>"$base/src/Cargo.toml"
         bin=$(CARGO_TARGET_DIR=$PWD/$base/target cargo bench --bench counted --no-run \
             --message-format=json --manifest-path "$base/src/Cargo.toml" 2>/dev/null |
             sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
-        git -C "$base/src" checkout --quiet -- . && git -C "$base/src" clean -fq -- benches
         [ -x "$bin" ] || { echo "regression-check: building the baselines' benchmarks failed" >&2; exit 2; }
         scripts/count.sh --bin "$bin" --commit "$(git rev-parse "$commit")" \
             --out "$fresh/baseline.csv" || exit 2
@@ -91,6 +94,7 @@ if [ "$wall" = 0 ]; then
         NR == FNR { count[$1] = $2; answer[$1] = $3; next }
         {
             if (!($1 in count)) { printf "%-24s not in the baseline\n", $1; bad++; next }
+            seen[$1] = 1
             ratio = $2 / count[$1]
             verdict = ratio > 1 + tol ? "SLOWER" : ratio < 1 - tol ? "faster" : "ok"
             if (verdict == "SLOWER") slower = slower " " $1
@@ -101,6 +105,8 @@ if [ "$wall" = 0 ]; then
             }
         }
         END {
+            for (name in count) if (!(name in seen)) { printf "%-24s not counted in this build\n", name; bad++ }
+            if (length(seen) == 0) { print "no benchmark counted"; bad++ }
             if (slower != "") printf "REGRESSED: more than x%.2f the instructions:%s\n", 1 + tol, slower
             if (changed != "") printf "REGRESSED: answers or states changed:%s\n", changed
             if (slower == "" && changed == "" && !bad) printf "OK: no benchmark above x%.2f, answers and states the same\n", 1 + tol
