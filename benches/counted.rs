@@ -345,24 +345,55 @@ impl Space for Lattice {
     }
 }
 
-/// BFS from one corner of a 300 x 300 lattice to the other (the goal's layer is the last), with
-/// and without parent links.
+/// States `0..n`, moves `s -> 4s + k mod n` for `k` in `0..4`: layers grow fourfold, so a BFS
+/// of it is a few wide layers (the lattice's are hundreds of narrow ones, where the work per
+/// layer weighs), and every state is met four times.
+struct Spread {
+    n: u64,
+}
+
+impl Space for Spread {
+    type State = u64;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
+        out.extend((0..4).map(|k| (state * 4 + k) % self.n));
+    }
+
+    fn is_goal(&self, state: &u64) -> bool {
+        *state == self.n - 1
+    }
+}
+
+/// BFS from one corner of a 200 x 200 lattice to the other (the goal's layer is the last), with
+/// and without parent links, then across the 200,003 states of [`Spread`] (n - 1 is in its last
+/// layer).
 fn engine_bfs() -> String {
     let mut found = Vec::new();
+    let mut record = |outcome: SearchOutcome<u64>, what: &str, ctl: &SearchControl| match outcome {
+        SearchOutcome::Found(path) => found.push(format!(
+            "{what}: moves={} states={}",
+            path.len() - 1,
+            ctl.states()
+        )),
+        other => panic!("{other:?}"),
+    };
     for reversible in [true, false] {
         let space = Lattice {
-            side: 300,
+            side: 200,
             reversible,
         };
         let ctl = SearchControl::unlimited();
-        match bfs(&space, &ctl) {
-            SearchOutcome::Found(path) => found.push(format!(
-                "reversible={reversible}: moves={} states={}",
-                path.len() - 1,
-                ctl.states()
-            )),
-            other => panic!("{other:?}"),
-        }
+        record(
+            bfs(&space, &ctl),
+            &format!("lattice reversible={reversible}"),
+            &ctl,
+        );
     }
+    let ctl = SearchControl::unlimited();
+    record(bfs(&Spread { n: 200_003 }, &ctl), "spread", &ctl);
     found.join(" ")
 }
