@@ -4,14 +4,14 @@
 # By default it counts: the instructions of every counted benchmark (benches/counted.rs,
 # scripts/count.sh) for the baselines' build and for this one, under Valgrind, which counts the
 # same on a busy machine as on an idle one. A benchmark whose count is more than COUNT_TOLERANCE
-# (default 0.03: 3%) above the baseline's, or whose answer or states differ, is a regression
+# (default 0.015: 1.5%) above the baseline's, or whose answer or states differ, is a regression
 # (exit 1); each benchmark's count ratio (new/baseline) is printed. The baselines' counts are
 # read from results/baselines/counts.csv when they were counted for the baselines' commit, on
 # this CPU model, by this Valgrind and this benchmark program (its sidecar counts.csv.json
 # says); otherwise that commit is built and counted here (COUNT_BASELINE=1 always does).
 #
 #   scripts/regression-check.sh                          # counts (a few minutes)
-#   COUNT_TOLERANCE=0.05 scripts/regression-check.sh
+#   COUNT_TOLERANCE=0.03 scripts/regression-check.sh
 #
 # With --wall (or WALL=1) it times the two builds instead, for what counts cannot see (parallel
 # scaling, memory bandwidth, I/O):
@@ -59,7 +59,10 @@ baseline_worktree() {
 
 if [ "$wall" = 0 ]; then
     started=$(date +%s)
-    tolerance=${COUNT_TOLERANCE:-0.03}
+    # Counts of one binary vary by 0.013% at most, and code layout moved a benchmark of an
+    # unchanged game by up to 1.1%; an extra hash per visited-set insert adds 2.0% to
+    # engine-bfs (docs/testing.md).
+    tolerance=${COUNT_TOLERANCE:-0.015}
     echo "== counting this build"
     scripts/count.sh --out "$fresh/new.csv" || exit 2
     stored=results/baselines/counts.csv
