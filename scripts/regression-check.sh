@@ -110,9 +110,9 @@ if [ "$wall" = 0 ]; then
         END {
             for (name in count) if (!(name in seen)) { printf "%-24s not counted in this build\n", name; bad++ }
             if (length(seen) == 0) { print "no benchmark counted"; bad++ }
-            if (slower != "") printf "REGRESSED: more than x%.2f the instructions:%s\n", 1 + tol, slower
+            if (slower != "") printf "REGRESSED: more than x%.3f the instructions:%s\n", 1 + tol, slower
             if (changed != "") printf "REGRESSED: answers or states changed:%s\n", changed
-            if (slower == "" && changed == "" && !bad) printf "OK: no benchmark above x%.2f, answers and states the same\n", 1 + tol
+            if (slower == "" && changed == "" && !bad) printf "OK: no benchmark above x%.3f, answers and states the same\n", 1 + tol
             exit slower != "" || changed != "" || bad
         }' "$fresh/baseline.csv" "$fresh/new.csv"
     status=$?
