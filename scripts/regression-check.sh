@@ -39,7 +39,8 @@ fi
 fresh=$(mktemp -d)
 
 # The baselines' commit, from their provenance, and a worktree of it under target/ whose build
-# is kept, so that the next check rebuilds nothing.
+# is kept, so that the next check rebuilds nothing. (Once a count has added the benchmark
+# program there, that build's provenance says `-dirty`; its sources under src/ are the commit's.)
 commit=$(sed -n 's/^  "commit": "\([0-9a-f]*\).*",$/\1/p' results/baselines/corpora.csv.json)
 if [ -z "$commit" ] || ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
     echo "regression-check: the baselines' commit '$commit' (results/baselines/corpora.csv.json) is not in this repository" >&2
