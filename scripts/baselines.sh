@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates every baseline results CSV: the repository's own corpora
 # (results/baselines/corpora.csv) and each official set under corpora/official
-# (results/baselines/official-<game>.csv); the sets are listed in scripts/sets.sh. They live
+# (results/baselines/official-<game>.csv), the sets listed in scripts/sets.sh, and the counted
+# benchmarks' instructions (results/baselines/counts.csv, scripts/count.sh). They live
 # apart from results/<name>.csv, which `frontier solve` writes by default, so that an ordinary
 # run never overwrites a baseline.
 #
@@ -33,4 +34,9 @@ run() {
     [ $rc -eq 0 ] || echo "   ($name: some levels ended limit or error, see the CSV)"
 }
 for_each_set run
+# The counted benchmarks' instructions (scripts/count.sh), with this commit, CPU model and
+# Valgrind in counts.csv.json: scripts/regression-check.sh reads them instead of building and
+# counting this commit again, where they are comparable.
+echo "== counts"
+scripts/count.sh --out "$out/counts.csv" || status=2
 exit $status
