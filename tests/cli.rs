@@ -472,6 +472,15 @@ fn compare_prints_both_settings_and_does_not_time_runs_made_differently() {
         let sidecar = fs::read_to_string(format!("{}.json", str(out))).unwrap();
         assert!(sidecar.contains("\"parallel_levels\""), "{sidecar}");
     }
+    // Two levels at a time, each on a pool of its own, answer as one at a time does.
+    let answers = |path: &PathBuf| -> Vec<_> {
+        parse_csv(&fs::read_to_string(path).unwrap())
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.level, r.status, r.moves, r.optimal, r.states))
+            .collect()
+    };
+    assert_eq!(answers(&base), answers(&new));
     // Every level long enough to be timed alone, and ten times slower in the new run.
     for (path, millis) in [(&base, 20.0), (&new, 200.0)] {
         let mut rows = parse_csv(&fs::read_to_string(path).unwrap()).unwrap();

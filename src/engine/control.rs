@@ -217,8 +217,7 @@ impl SearchControl {
     }
 
     /// Records what the search is about to allocate in one step (hash tables about to double),
-    /// for a memory budget to keep room for.
-    /// Shared with children, so that the level's memory budget sees a child search's too.
+    /// for a memory budget to keep room for. Shared with children, so that the level's memory budget sees a child search's too.
     pub fn set_imminent_bytes(&self, bytes: u64) {
         self.counters.imminent_bytes.store(bytes, Ordering::Relaxed);
     }

@@ -137,8 +137,11 @@ const FIRST_BEAM_WIDTH: usize = 1_000;
 /// How long the search for a better solution may run once the optimal search stopped at a
 /// limit, when the level has no time budget and the user says nothing (`--anytime`).
 const ANYTIME_BUDGET: Duration = Duration::from_secs(60);
-/// The part of a level's time budget kept for that search unless the user says otherwise.
+/// The part of a level's time budget kept for that search (one in this many) unless the user
+/// says otherwise.
 const ANYTIME_SHARE: u32 = 4;
+/// The memory it may use.
+const ANYTIME_MEMORY: u64 = 4 << 30;
 
 /// How much of the level's time the search for a better solution gets: the user's
 /// `--anytime`, else a quarter of the level's time budget, else [`ANYTIME_BUDGET`].
@@ -149,8 +152,6 @@ fn anytime_reserve(limits: Limits) -> Duration {
         (None, None) => ANYTIME_BUDGET,
     }
 }
-/// The memory it may use.
-const ANYTIME_MEMORY: u64 = 4 << 30;
 
 /// Solves a level in three steps:
 /// 1. A narrow beam ([`beam::beam`], fires burning first) looks for some solution. On a small
@@ -221,9 +222,9 @@ where
         }
         // The proof stopped early to leave the beams their time: what the row reports is the
         // level's budget.
-        SearchOutcome::Stopped(Limit::Time(_)) => limits
-            .timeout
-            .map_or(Limit::Time(proof_ctl.elapsed()), Limit::Time),
+        SearchOutcome::Stopped(Limit::Time(stopped)) => {
+            Limit::Time(limits.timeout.unwrap_or(stopped))
+        }
         SearchOutcome::Stopped(limit) => limit,
     };
     let lower = proof_ctl.depth();
