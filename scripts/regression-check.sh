@@ -22,10 +22,13 @@
 # level by level (A B, then B A, ...), so that both see the same seconds of a shared machine's
 # load (alternating whole sets, a minute apart, let load that changed within the minute reach
 # one build more than the other). Each side's runs of a set go to a folder (a subfolder per
-# round, a CSV per level), which `frontier compare` reads as one run (each level's median time
-# and the range of all its runs; src/harness/runs.rs): a worse answer, more states, or a time
-# beyond the tolerance with its runs apart from the baseline's is a regression (exit 1). Ends
-# with one report page of every set's before/after.
+# round, a CSV per level), which `frontier compare` reads as one run, and pairs round by round
+# (src/harness/runs.rs): a worse answer or more states is a regression (exit 1), and so is a
+# level whose time is beyond the tolerance in the median of its rounds' ratios (new/baseline of
+# the same round) with every round slower. Levels whose first run takes under WARM_BELOW ms
+# (default 50) are timed warm (`solve --warm-below`): that run is not counted and the level is
+# solved again in the same process until its runs add up to WARM_BELOW ms, when both builds
+# have the option. Ends with one report page of every set's before/after.
 #
 #   scripts/regression-check.sh --wall [frontier compare options, e.g. --time-tolerance 1.5]
 #   ROUNDS=5 scripts/regression-check.sh --wall      # runs per build and level (default 3)
@@ -138,6 +141,14 @@ else
     cp "$base/target/release/frontier" "$fresh/bin/baseline"
 fi
 cp target/release/frontier "$fresh/bin/new"
+# Short levels timed warm, where both builds can (the option is newer than some baselines).
+warm=()
+if "$fresh/bin/baseline" solve --help | grep -q -- --warm-below &&
+    "$fresh/bin/new" solve --help | grep -q -- --warm-below; then
+    warm=(--warm-below "${WARM_BELOW:-50}")
+else
+    echo "(the baselines' build has no --warm-below: short levels are timed cold)"
+fi
 
 # A glob that matches exactly `name`: what every build's `--level` reads (`--level =NAME` is
 # newer than some baselines). Glob characters go in brackets, and so does the first letter or
@@ -170,7 +181,8 @@ solve_set() {
         [ $(((round + k) % 2)) -eq 1 ] && order="new baseline"
         for side in $order; do
             mkdir -p "$fresh/$side/$name/$round"
-            "$fresh/bin/$side" solve --quiet --parallel-levels 1 --level "$(exact_glob "$level")" \
+            "$fresh/bin/$side" solve --quiet --parallel-levels 1 "${warm[@]}" \
+                --level "$(exact_glob "$level")" \
                 --out "$fresh/$side/$name/$round/$(printf %04d $k).csv" "$@"
             # Exit status 1 means the level ended `limit` or `error`; the CSV is still complete.
             [ $? -le 1 ] || status=2
@@ -189,10 +201,11 @@ compare_set() {
 }
 options=("$@")
 # A level alone in its process is timed cold (a fresh thread pool and heap): a capture board of
-# 2 ms in a batch takes 20-33 ms so, and varies by a third between runs. Levels under 50 ms are
-# therefore judged together (their sum), unless the caller says otherwise: two checks of an
-# unchanged build each called one 25 ms level x1.26-1.29 slower, and 15 pairs of it x1.03.
-[[ " $* " == *" --small-millis"* ]] || options+=(--small-millis 50)
+# 2 ms in a batch takes 20-33 ms so, and varies by a third between runs. Timed cold, levels
+# under 50 ms are therefore judged together (their sum), unless the caller says otherwise: two
+# checks of an unchanged build each called one 25 ms level x1.26-1.29 slower, and 15 pairs of it
+# x1.03. Timed warm, those under 10 ms (compare's default) are.
+[[ " $* " == *" --small-millis"* ]] || [ ${#warm[@]} -gt 0 ] || options+=(--small-millis 50)
 for_each_set compare_set
 # One page: the summary of every set against the baseline build on top, then each before/after.
 "$fresh/bin/new" report --baseline "$fresh/baseline" --out "$fresh/report.html" "$fresh"/new/* 2>/dev/null

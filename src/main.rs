@@ -17,7 +17,7 @@ use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
 use frontier::harness::provenance::{Provenance, Settings};
 use frontier::harness::registry::LevelTask;
-use frontier::harness::report::{self, Compared, Named};
+use frontier::harness::report::{self, Baseline, Compared, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover, runs};
 use frontier::show;
@@ -123,6 +123,11 @@ struct SolveArgs {
     /// Solve each level this many times: the CSV gives the median time and the range.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     repeat: u16,
+    /// Levels whose first run takes under MS milliseconds are timed warm: that run is not
+    /// counted, and the level is solved again (a thread pool, heap and caches in use) until
+    /// its timed runs add up to MS (at least `--repeat` of them, at most 1,000).
+    #[arg(long, value_name = "MS")]
+    warm_below: Option<f64>,
     /// Solve only the levels whose name contains this, or matches it as a glob (`*`, `?`, `[`);
     /// `=NAME`: only the level named exactly NAME (as `--list` prints it).
     #[arg(long, value_name = "PATTERN")]
@@ -370,6 +375,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         parallel_levels: args.parallel_levels,
         checkpoint: out.clone().filter(|_| lead),
         repeat: args.repeat.into(),
+        warm_below: args.warm_below.map(|ms| Duration::from_secs_f64(ms / 1e3)),
         cluster: cluster.clone(),
     };
     if let Some(path) = out.as_ref().filter(|_| lead) {
@@ -377,6 +383,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             threads: rayon::current_num_threads(),
             parallel_levels: batch::levels_at_a_time(&options, tasks.len()),
             repeat: options.repeat,
+            warm_below_ms: args.warm_below,
             max_states: options.limits.max_states,
             timeout_s: args.timeout.0,
             max_memory_mib: options.memory_budget.map(|b| b >> 20),
@@ -488,7 +495,7 @@ fn run_fingerprint(args: &SolveArgs, tasks: &[Box<dyn LevelTask>]) -> u64 {
         (task.game().as_str(), task.name()).hash(&mut hasher);
     }
     (args.max_states, args.repeat).hash(&mut hasher);
-    for seconds in [args.timeout.0, args.anytime] {
+    for seconds in [args.timeout.0, args.anytime, args.warm_below] {
         seconds.map(f64::to_bits).hash(&mut hasher);
     }
     hasher.finish()
@@ -835,7 +842,11 @@ fn compare(args: CompareArgs) -> ExitCode {
         }
         Err(e) => return usage_error(e),
     };
-    let result = compare::compare(&base, &new, tolerance);
+    let paired = match runs::paired_times(&args.baseline, &args.new) {
+        Ok(paired) => paired,
+        Err(e) => return usage_error(e),
+    };
+    let result = compare::compare(&base, &new, &paired, tolerance);
     print!(
         "{}",
         result.render(
@@ -879,11 +890,11 @@ fn report(args: ReportArgs) -> ExitCode {
             None => None,
             Some(base) => {
                 let checked = settings_check(base, csv, tolerance, false);
-                match (read_results(base), checked) {
-                    (Ok(rows), Ok((tolerance, _))) => {
-                        Some((base.display().to_string(), rows, tolerance))
+                match (read_results(base), runs::paired_times(base, csv), checked) {
+                    (Ok(rows), Ok(paired), Ok((tolerance, _))) => {
+                        Some((base.display().to_string(), rows, paired, tolerance))
                     }
-                    (Err(e), _) | (_, Err(e)) => return usage_error(e),
+                    (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage_error(e),
                 }
             }
         };
@@ -895,7 +906,11 @@ fn report(args: ReportArgs) -> ExitCode {
             file: Named { name, rows },
             baseline: baseline
                 .as_ref()
-                .map(|(name, rows, tolerance)| (Named { name, rows }, *tolerance)),
+                .map(|(name, rows, paired, tolerance)| Baseline {
+                    file: Named { name, rows },
+                    paired,
+                    tolerance: *tolerance,
+                }),
         })
         .collect();
     let mut budget = gallery::Budget::default();

@@ -501,3 +501,40 @@ fn compare_prints_both_settings_and_does_not_time_runs_made_differently() {
     let forced = frontier(&["compare", "--force-times", str(&base), str(&new)]);
     assert_eq!(forced.status.code(), Some(1), "{}", text(&forced.stdout));
 }
+
+#[test]
+fn short_levels_are_timed_warm_until_their_runs_add_up() {
+    use frontier::harness::results::parse_csv;
+    let dir = scratch("warm");
+    let level = common::own("sliding-blocks/unsolvable.txt");
+    let solve = |warm_below: &str, out: &Path| {
+        let run = frontier(&[
+            "solve",
+            "--quiet",
+            "--warm-below",
+            warm_below,
+            "--out",
+            str(out),
+            str(&level),
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let rows = parse_csv(&fs::read_to_string(out).unwrap()).unwrap();
+        let sidecar = fs::read_to_string(format!("{}.json", str(out))).unwrap();
+        (rows.into_iter().next().unwrap(), sidecar)
+    };
+    // A level of well under 200 ms, one run asked: its first run is not counted, and it runs
+    // again until the timed runs add up to 200 ms; the row gives their median and range.
+    let (warm, sidecar) = solve("200", &dir.join("warm.csv"));
+    let (lo, hi) = (warm.millis_min.unwrap(), warm.millis_max.unwrap());
+    assert!(
+        lo <= warm.millis && warm.millis <= hi && lo < hi,
+        "{warm:?}"
+    );
+    assert!(warm.millis < 100.0, "{warm:?}");
+    assert!(sidecar.contains("\"warm_below_ms\": 200.0"), "{sidecar}");
+    // Below a threshold it never meets, it is timed as usual: one run, no range.
+    let (cold, sidecar) = solve("0.000001", &dir.join("cold.csv"));
+    assert_eq!((cold.millis_min, cold.millis_max), (None, None));
+    assert_eq!(cold.states, warm.states);
+    assert!(sidecar.contains("\"warm_below_ms\": 1e-6"), "{sidecar}");
+}

@@ -50,6 +50,8 @@ pub struct BatchOptions {
     pub checkpoint: Option<PathBuf>,
     /// Runs of each level (0 counts as 1): the row gives the median time and the range.
     pub repeat: usize,
+    /// Levels whose first run is shorter are timed warm (see [`solve_timed`]).
+    pub warm_below: Option<Duration>,
     /// The cluster that runs every search (levels then one at a time); `None`: this process.
     pub cluster: Option<Arc<Cluster>>,
 }
@@ -63,6 +65,8 @@ const RATE_WINDOW: Duration = Duration::from_secs(2);
 /// How long after a memory stop the budget waits before stopping another search (the
 /// allocator returns freed memory to the OS within a fraction of a second).
 const MEMORY_SETTLES: Duration = Duration::from_secs(2);
+/// The most timed runs of a level timed warm (`BatchOptions::warm_below`).
+const MAX_WARM_RUNS: usize = 1000;
 /// How often finished rows are checkpointed to the results file.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
@@ -164,7 +168,10 @@ fn driver_pools(drivers: usize) -> Vec<Option<rayon::ThreadPool>> {
 
 /// Solves one level `options.repeat` times (once when a limit stopped it): the row of its first
 /// run, with the median time and the range of all runs (the answer and the counts are the same
-/// every time). Returns the control of the last run.
+/// every time). A level whose first run is shorter than `options.warm_below` is too short to
+/// time cold (a capture board of 2 ms takes 20-33 ms alone in its process): that run is not
+/// counted, and the level runs again until its timed runs add up to `warm_below` (at least
+/// `repeat` runs, at most [`MAX_WARM_RUNS`]). Returns the control of the last run.
 fn solve_timed(
     task: &dyn LevelTask,
     index: usize,
@@ -181,12 +188,24 @@ fn solve_timed(
         (task.solve(&ctl), ctl)
     };
     let (mut row, mut ctl) = run();
-    let mut times = vec![row.millis];
+    let warm_below = options.warm_below.map_or(0.0, |d| d.as_secs_f64() * 1e3);
+    let warm = row.millis < warm_below && !row.hit_limit();
+    let mut times = if warm { vec![] } else { vec![row.millis] };
+    let more = |times: &[f64]| {
+        times.len() < options.repeat
+            || (warm && times.len() < MAX_WARM_RUNS && times.iter().sum::<f64>() < warm_below)
+    };
     // A level stopped by a limit is not repeated: its time measures the limit.
-    while times.len() < options.repeat && !row.hit_limit() && !control::interrupted() {
+    while more(&times) && !row.hit_limit() && !control::interrupted() {
         let (again, again_ctl) = run();
         times.push(again.millis);
         ctl = again_ctl;
+        if warm && times.len() == 1 {
+            row = again;
+        }
+    }
+    if times.is_empty() {
+        times.push(row.millis);
     }
     if times.len() > 1 {
         row.millis = results::median(&mut times);

@@ -7,14 +7,18 @@
 //! one: they are compared in aggregate (sum against sum). Fewer states and faster times are
 //! reported as improvements. A level that ended `limit` in both files is compared by its answer
 //! only. Levels solved several times (`solve --repeat`) are slower only when their ranges of
-//! times do not overlap; runs made with other settings or on other machines (their
+//! times do not overlap. Where both sides are folders of runs taken in turns (rounds of the
+//! same name, [`PairedTimes`]), a level is judged by its rounds' ratios instead: slower when
+//! their median is beyond the tolerance and every round was slower (the small levels likewise,
+//! by each round's sum). Runs made with other settings or on other machines (their
 //! [provenance](super::provenance)) are not timed against each other at all. The text report
 //! puts a short summary first, details after.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::results::{Row, Status};
+use super::results::{self, Row, Status};
+use super::runs::PairedTimes;
 
 /// Thresholds of a comparison.
 #[derive(Clone, Copy, Debug)]
@@ -244,15 +248,65 @@ fn answer_change(base: &Row, new: &Row) -> Option<(Kind, String)> {
     None
 }
 
-/// Compares `new` against `base`.
-pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
+/// How a time changed: slower or faster beyond the tolerance, judged by the ratio of two
+/// medians whose ranges are apart, or by paired rounds' ratios (see the top).
+fn time_change(
+    (base_millis, base_range): (f64, (f64, f64)),
+    (new_millis, new_range): (f64, (f64, f64)),
+    rounds: Option<&[(f64, f64)]>,
+    tolerance: Tolerance,
+) -> Option<(Kind, String)> {
+    let text = |r: f64| format!("{base_millis:.1} ms -> {new_millis:.1} ms (x{r:.2}");
+    let (slower, faster, text) = match rounds.filter(|rounds| rounds.len() >= 2) {
+        Some(rounds) => {
+            let mut ratios: Vec<f64> = rounds.iter().map(|&(b, n)| ratio(n, b)).collect();
+            let r = results::median(&mut ratios);
+            let (lo, hi) = (ratios[0], ratios[ratios.len() - 1]);
+            (
+                r > tolerance.time_ratio && lo > 1.0,
+                r < 1.0 / tolerance.time_ratio && hi < 1.0,
+                format!(
+                    "{}: the median of {} rounds' ratios, x{lo:.2} to x{hi:.2})",
+                    text(r),
+                    ratios.len()
+                ),
+            )
+        }
+        None => {
+            let r = ratio(new_millis, base_millis);
+            (
+                r > tolerance.time_ratio && new_range.0 > base_range.1,
+                r < 1.0 / tolerance.time_ratio && new_range.1 < base_range.0,
+                format!("{})", text(r)),
+            )
+        }
+    };
+    if slower {
+        Some((Kind::Slower, text))
+    } else if faster {
+        Some((Kind::Faster, text))
+    } else {
+        None
+    }
+}
+
+/// Compares `new` against `base`; `paired` holds the levels' times in rounds both took in turns
+/// (empty when there are none).
+pub fn compare(
+    base: &[Row],
+    new: &[Row],
+    paired: &PairedTimes,
+    tolerance: Tolerance,
+) -> Comparison {
     let key = |r: &Row| (r.game.clone(), r.level.clone());
     let new_by_key: HashMap<(String, String), &Row> = new.iter().map(|r| (key(r), r)).collect();
     let base_keys: std::collections::HashSet<(String, String)> = base.iter().map(key).collect();
     let mut c = Comparison::default();
     let subject = |r: &Row| format!("{} {}", r.game, r.level);
-    // The small levels' slowest baseline runs and fastest new runs, summed: their ranges.
+    // The small levels' slowest baseline runs and fastest new runs, summed: their ranges; and
+    // their times summed round by round, where rounds are paired.
     let (mut small_base_max, mut small_new_min) = (0.0, 0.0);
+    let mut small_rounds: std::collections::BTreeMap<&str, (f64, f64)> = Default::default();
     for b in base {
         let Some(n) = new_by_key.get(&key(b)) else {
             c.findings.push(Finding {
@@ -299,49 +353,51 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
         if !tolerance.times {
             continue;
         }
+        let rounds = paired.get(&key(b));
         if b.millis < tolerance.small_millis {
             c.small.0 += 1;
             c.small.1 += b.millis;
             c.small.2 += n.millis;
             small_base_max += b.millis_range().1;
             small_new_min += n.millis_range().0;
+            for (round, &(bt, nt)) in rounds.into_iter().flatten() {
+                let sums = small_rounds.entry(round).or_default();
+                *sums = (sums.0 + bt, sums.1 + nt);
+            }
             continue;
         }
-        // Medians beyond the tolerance, and (for levels run several times) ranges apart: a
-        // level whose runs overlap the baseline's is not called slower or faster.
-        let r = ratio(n.millis, b.millis);
-        let ((b_min, b_max), (n_min, n_max)) = (b.millis_range(), n.millis_range());
-        let kind = if r > tolerance.time_ratio && n_min > b_max {
-            Some(Kind::Slower)
-        } else if r < 1.0 / tolerance.time_ratio && n_max < b_min {
-            Some(Kind::Faster)
-        } else {
-            None
-        };
-        if let Some(kind) = kind {
+        let rounds: Option<Vec<(f64, f64)>> = rounds.map(|r| r.values().copied().collect());
+        if let Some((kind, text)) = time_change(
+            (b.millis, b.millis_range()),
+            (n.millis, n.millis_range()),
+            rounds.as_deref(),
+            tolerance,
+        ) {
             c.findings.push(Finding {
                 subject: subject(b),
                 kind,
-                text: format!("time {:.1} ms -> {:.1} ms (x{r:.2})", b.millis, n.millis),
+                text: format!("time {text}"),
             });
         }
     }
     // The small levels together are timed like one level (if even their sum is short, not at
-    // all), ranges included: slower only when even the sum of their fastest new runs is above
-    // the sum of their slowest baseline runs.
+    // all): by their rounds' sums where rounds are paired, else slower only when even the sum
+    // of their fastest new runs is above the sum of their slowest baseline runs.
     let (n, base_small, new_small) = c.small;
+    let rounds: Vec<(f64, f64)> = small_rounds.into_values().collect();
     if tolerance.times
         && base_small >= tolerance.small_millis
-        && ratio(new_small, base_small) > tolerance.time_ratio
-        && small_new_min > small_base_max
+        && let Some((kind @ Kind::Slower, text)) = time_change(
+            (base_small, (base_small, small_base_max)),
+            (new_small, (small_new_min, new_small)),
+            Some(&rounds),
+            tolerance,
+        )
     {
         c.findings.push(Finding {
             subject: format!("{n} small levels"),
-            kind: Kind::Slower,
-            text: format!(
-                "time {base_small:.1} ms -> {new_small:.1} ms together (x{:.2})",
-                ratio(new_small, base_small)
-            ),
+            kind,
+            text: format!("time together {text}"),
         });
     }
     for n in new.iter().filter(|r| !base_keys.contains(&key(r))) {
@@ -357,6 +413,11 @@ pub fn compare(base: &[Row], new: &[Row], tolerance: Tolerance) -> Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No rounds paired.
+    fn none() -> PairedTimes {
+        PairedTimes::new()
+    }
 
     fn row(level: &str, moves: u64, states: u64, millis: f64) -> Row {
         Row {
@@ -392,7 +453,7 @@ mod tests {
 
     #[test]
     fn identical_files_are_quiet() {
-        let c = compare(&baseline(), &baseline(), Tolerance::default());
+        let c = compare(&baseline(), &baseline(), &none(), Tolerance::default());
         assert!(c.findings.is_empty());
         assert!(!c.regressed());
         assert!(
@@ -406,7 +467,7 @@ mod tests {
         let mut new = baseline();
         new[0].millis = 140.0;
         new[2].millis = 9.0; // x1.5 alone, but a small level: only the sum (x1.23) counts
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert!(!c.regressed(), "{:?}", c.findings);
     }
 
@@ -414,7 +475,7 @@ mod tests {
     fn an_injected_slowdown_is_a_regression() {
         let mut new = baseline();
         new[1].millis = 80.0;
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::Slower]);
         assert!(c.regressed());
         let text = c.render("base.csv", "new.csv", Tolerance::default());
@@ -445,6 +506,7 @@ mod tests {
         let c = compare(
             &ranged(baseline(), 0.2),
             &ranged(new, 0.2),
+            &none(),
             Tolerance::default(),
         );
         assert!(!c.regressed(), "{:?}", c.findings);
@@ -454,6 +516,7 @@ mod tests {
         let c = compare(
             &ranged(baseline(), 0.1),
             &ranged(new, 0.1),
+            &none(),
             Tolerance::default(),
         );
         assert_eq!(kinds(&c), [Kind::Slower]);
@@ -468,7 +531,7 @@ mod tests {
             times: false,
             ..Tolerance::default()
         };
-        let c = compare(&baseline(), &new, untimed);
+        let c = compare(&baseline(), &new, &none(), untimed);
         assert_eq!(kinds(&c), [Kind::MoreStates]);
         assert!(!c.render("a", "b", untimed).contains("timed together"));
     }
@@ -503,13 +566,95 @@ mod tests {
             .iter()
             .map(|r| with_range(r.clone(), r.millis * 0.9, r.millis * 1.1))
             .collect();
-        let c = compare(&ranged, &new, Tolerance::default());
+        let c = compare(&ranged, &new, &none(), Tolerance::default());
         assert!(c.findings.is_empty(), "{:?}", c.findings);
         // Apart: slower.
         new[2] = with_range(new[2].clone(), 8.0, 12.0);
         new[3] = with_range(new[3].clone(), 8.0, 12.0);
-        let c = compare(&ranged, &new, Tolerance::default());
+        let c = compare(&ranged, &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::Slower]);
+    }
+
+    /// Paired rounds of every level of `rows`: round `i` of level `l` took `times(l, i)` ms in
+    /// the baseline and `times(l, i).1` in the new build.
+    fn rounds(rows: &[Row], times: impl Fn(&str, usize) -> (f64, f64)) -> PairedTimes {
+        rows.iter()
+            .map(|r| {
+                let rounds = (0..3).map(|i| (i.to_string(), times(&r.level, i)));
+                ((r.game.clone(), r.level.clone()), rounds.collect())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn paired_rounds_judge_by_their_ratios() {
+        let base = baseline();
+        // The medians x1.5 apart, but one round of the new build was faster than the same
+        // round of the baseline: the load, not the build. Not slower.
+        let mut new = baseline();
+        new[1].millis = 60.0;
+        let noisy = rounds(&base, |level, i| match (level, i) {
+            ("medium", 0) => (40.0, 60.0),
+            ("medium", 1) => (40.0, 70.0),
+            ("medium", 2) => (90.0, 60.0),
+            _ => (1.0, 1.0),
+        });
+        let c = compare(&base, &new, &noisy, Tolerance::default());
+        assert!(c.findings.is_empty(), "{:?}", c.findings);
+        // Every round slower by x1.4 to x1.6 while the load moved both builds' times up and
+        // down together, so that the ranges overlap: slower.
+        let loaded = rounds(&base, |level, i| match (level, i) {
+            ("medium", 0) => (30.0, 45.0),
+            ("medium", 1) => (40.0, 60.0),
+            ("medium", 2) => (60.0, 84.0),
+            _ => (1.0, 1.0),
+        });
+        let mut overlapping = baseline();
+        overlapping[1].millis_min = Some(30.0);
+        overlapping[1].millis_max = Some(60.0);
+        new[1].millis_min = Some(45.0);
+        new[1].millis_max = Some(84.0);
+        let c = compare(&overlapping, &new, &none(), Tolerance::default());
+        assert!(
+            c.findings.is_empty(),
+            "unpaired, the ranges overlap: {:?}",
+            c.findings
+        );
+        let c = compare(&overlapping, &new, &loaded, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Slower]);
+        assert!(
+            c.findings[0]
+                .text
+                .contains("the median of 3 rounds' ratios, x1.40 to x1.50"),
+            "{}",
+            c.findings[0].text
+        );
+    }
+
+    #[test]
+    fn paired_small_levels_are_judged_by_each_rounds_sum() {
+        let mut new = baseline();
+        new[2].millis = 9.0;
+        new[3].millis = 9.0;
+        // Each round's sum: x1.8, x1.8 and x0.9: not slower, though the medians say x1.8.
+        let tiny = |level: &str, times: (f64, f64)| {
+            if level.starts_with("tiny") {
+                times
+            } else {
+                (1.0, 1.0)
+            }
+        };
+        let mixed = rounds(&baseline(), |level, i| {
+            tiny(level, if i == 2 { (10.0, 9.0) } else { (5.0, 9.0) })
+        });
+        let c = compare(&baseline(), &new, &mixed, Tolerance::default());
+        assert!(c.findings.is_empty(), "{:?}", c.findings);
+        let slower = rounds(&baseline(), |level, i| {
+            tiny(level, (5.0 + i as f64, 9.0 + i as f64))
+        });
+        let c = compare(&baseline(), &new, &slower, Tolerance::default());
+        assert_eq!(kinds(&c), [Kind::Slower]);
+        assert_eq!(c.findings[0].subject, "2 small levels");
     }
 
     #[test]
@@ -517,7 +662,7 @@ mod tests {
         let mut new = baseline();
         new[2].millis = 9.0;
         new[3].millis = 9.0;
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::Slower]);
         assert_eq!(c.findings[0].subject, "2 small levels");
         // Small levels that are short even together are not timed at all.
@@ -525,7 +670,7 @@ mod tests {
         base[2].millis = 0.5;
         base[3].millis = 0.7;
         new[2].millis = 5.0;
-        let c = compare(&base, &new, Tolerance::default());
+        let c = compare(&base, &new, &none(), Tolerance::default());
         assert!(c.findings.is_empty(), "{:?}", c.findings);
     }
 
@@ -534,11 +679,11 @@ mod tests {
         let mut new = baseline();
         new[0].moves = Some(82);
         new[0].score = Some(82);
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::AnswerWorse]);
         assert!(c.regressed());
         new[0].moves = Some(80);
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert!(
             c.findings[0]
                 .text
@@ -547,7 +692,7 @@ mod tests {
         assert!(c.regressed());
         let mut new = baseline();
         new[1].status = Status::Limit;
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::AnswerWorse]);
     }
 
@@ -555,11 +700,11 @@ mod tests {
     fn a_changed_state_count_is_reported() {
         let mut new = baseline();
         new[0].states += 1;
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::MoreStates]);
         assert!(c.regressed());
         new[0].states -= 2;
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::FewerStates]);
         assert!(!c.regressed(), "fewer states is an improvement");
     }
@@ -571,10 +716,10 @@ mod tests {
         let mut new = base.clone();
         new[0].states *= 2;
         new[0].millis *= 3.0;
-        let c = compare(&base, &new, Tolerance::default());
+        let c = compare(&base, &new, &none(), Tolerance::default());
         assert!(kinds(&c).is_empty(), "{:?}", kinds(&c));
         new[0].status = Status::Solved;
-        let c = compare(&base, &new, Tolerance::default());
+        let c = compare(&base, &new, &none(), Tolerance::default());
         assert!(kinds(&c).contains(&Kind::MoreStates));
     }
 
@@ -588,10 +733,10 @@ mod tests {
         new[0].score = new[0].score.map(|m| m + 3);
         new[0].states *= 2;
         new[0].millis *= 3.0;
-        let c = compare(&base, &new, Tolerance::default());
+        let c = compare(&base, &new, &none(), Tolerance::default());
         assert!(kinds(&c).is_empty(), "{:?}", kinds(&c));
         new[0].status = Status::Limit;
-        let c = compare(&base, &new, Tolerance::default());
+        let c = compare(&base, &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::AnswerWorse]);
     }
 
@@ -600,7 +745,7 @@ mod tests {
         let mut new = baseline();
         new.remove(0);
         new.push(row("extra", 1, 1, 1.0));
-        let c = compare(&baseline(), &new, Tolerance::default());
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::Missing, Kind::New]);
         assert!(c.regressed());
     }

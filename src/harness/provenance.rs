@@ -35,6 +35,9 @@ pub struct Settings {
     pub parallel_levels: usize,
     /// Runs of each level (the CSV gives the median time).
     pub repeat: usize,
+    /// Levels whose first run was shorter were timed warm (absent before `--warm-below`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_below_ms: Option<f64>,
     pub max_states: Option<u64>,
     pub timeout_s: Option<f64>,
     pub max_memory_mib: Option<u64>,
@@ -90,7 +93,7 @@ impl Provenance {
         let s = &self.settings;
         let limit = |name: &str, v: Option<String>| v.map(|v| format!(", {name} {v}"));
         format!(
-            "frontier {} ({}), {} threads{}, {} levels at a time, {} run{} per level{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            "frontier {} ({}), {} threads{}, {} levels at a time, {} run{} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
             self.version,
             self.commit,
             s.threads,
@@ -101,6 +104,7 @@ impl Provenance {
             s.parallel_levels,
             s.repeat,
             if s.repeat == 1 { "" } else { "s" },
+            limit("warm below", s.warm_below_ms.map(|v| format!("{v} ms"))).unwrap_or_default(),
             limit("max-states", s.max_states.map(|v| v.to_string())).unwrap_or_default(),
             limit("timeout", s.timeout_s.map(|v| format!("{v} s"))).unwrap_or_default(),
             limit("max-memory", s.max_memory_mib.map(|v| format!("{v} MiB"))).unwrap_or_default(),
@@ -129,6 +133,11 @@ impl Provenance {
             b.parallel_levels.to_string(),
         );
         differ("runs per level", a.repeat.to_string(), b.repeat.to_string());
+        differ(
+            "warm below",
+            format!("{:?}", a.warm_below_ms),
+            format!("{:?}", b.warm_below_ms),
+        );
         differ(
             "max-states",
             format!("{:?}", a.max_states),
@@ -195,6 +204,7 @@ mod tests {
             threads: 2,
             parallel_levels,
             repeat: 3,
+            warm_below_ms: None,
             max_states: None,
             timeout_s: Some(120.0),
             max_memory_mib: Some(16_000),

@@ -12,6 +12,7 @@ use std::fmt::Write;
 use super::compare::{self, Tolerance};
 use super::gallery::{self, Animation};
 use super::results::{Row, Status};
+use super::runs::PairedTimes;
 
 /// One results file and the name to show for it.
 pub struct Named<'a> {
@@ -19,11 +20,18 @@ pub struct Named<'a> {
     pub rows: &'a [Row],
 }
 
-/// A results file and, when it has one, the baseline it is compared with (and how: times are
-/// not compared between runs made differently).
+/// A results file and, when it has one, the baseline it is compared with.
 pub struct Compared<'a> {
     pub file: Named<'a>,
-    pub baseline: Option<(Named<'a>, Tolerance)>,
+    pub baseline: Option<Baseline<'a>>,
+}
+
+/// What a results file is compared with, and how: times are not compared between runs made
+/// differently, and are judged round by round where the two were taken in turns.
+pub struct Baseline<'a> {
+    pub file: Named<'a>,
+    pub paired: &'a PairedTimes,
+    pub tolerance: Tolerance,
 }
 
 /// The whole page, with the gallery's animations (none: no gallery).
@@ -47,8 +55,8 @@ pub fn html(files: &[Compared], animations: &[Animation]) -> String {
     ));
     summary(&mut out, files);
     for compared in files {
-        if let Some((baseline, tolerance)) = &compared.baseline {
-            comparison(&mut out, baseline, &compared.file, *tolerance);
+        if let Some(baseline) = &compared.baseline {
+            comparison(&mut out, baseline, &compared.file);
         }
     }
     for compared in files {
@@ -79,10 +87,14 @@ fn summary(out: &mut String, files: &[Compared]) {
                 .collect();
             let verdict = match baseline {
                 None => "<td>no baseline</td>".to_string(),
-                Some((base, _)) if !base.rows.iter().any(|r| r.game == game) => {
+                Some(base) if !base.file.rows.iter().any(|r| r.game == game) => {
                     "<td>not in the baseline</td>".to_string()
                 }
-                Some((base, tolerance)) => {
+                Some(Baseline {
+                    file: base,
+                    paired,
+                    tolerance,
+                }) => {
                     let base_rows: Vec<Row> = base
                         .rows
                         .iter()
@@ -90,7 +102,7 @@ fn summary(out: &mut String, files: &[Compared]) {
                         .cloned()
                         .collect();
                     let new_rows: Vec<Row> = rows.iter().map(|&r| r.clone()).collect();
-                    let c = compare::compare(&base_rows, &new_rows, *tolerance);
+                    let c = compare::compare(&base_rows, &new_rows, paired, *tolerance);
                     let regressions = c.findings.iter().filter(|f| f.kind.is_regression()).count();
                     let times = if tolerance.times {
                         ""
@@ -250,8 +262,9 @@ fn gallery_section(out: &mut String, animations: &[Animation]) {
     }
 }
 
-fn comparison(out: &mut String, before: &Named, after: &Named, tolerance: Tolerance) {
-    let result = compare::compare(before.rows, after.rows, tolerance);
+fn comparison(out: &mut String, baseline: &Baseline, after: &Named) {
+    let (before, tolerance) = (&baseline.file, baseline.tolerance);
+    let result = compare::compare(before.rows, after.rows, baseline.paired, tolerance);
     let _ = writeln!(
         out,
         "<h2>{} → {}</h2>",
@@ -596,7 +609,11 @@ mod tests {
         let page = html(
             &[Compared {
                 file: named("after.csv", &after),
-                baseline: Some((named("before.csv", &before), Tolerance::default())),
+                baseline: Some(Baseline {
+                    file: named("before.csv", &before),
+                    paired: &PairedTimes::new(),
+                    tolerance: Tolerance::default(),
+                }),
             }],
             &[],
         );

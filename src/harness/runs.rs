@@ -9,8 +9,13 @@
 //! median of the runs' times, the range the fastest and slowest of them all, so that
 //! `compare`'s rule (medians beyond the tolerance and ranges apart) sees every run. Answers and
 //! states are the first run's.
+//!
+//! Two such folders whose runs share names (rounds) are also read side by side
+//! ([`paired_times`]): a level's run in one round of the baseline and its run in the same round
+//! of the new build saw the same seconds of load, so `compare` judges their ratios round by
+//! round rather than two ranges that the load of other minutes widened.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::discover;
@@ -22,15 +27,51 @@ pub fn read(path: &Path) -> Result<Vec<Row>, String> {
     if !path.is_dir() {
         return read_file(path);
     }
-    let runs = run_files(path)?
-        .iter()
-        .map(|files| {
-            let rows = files.iter().map(|file| read_file(file));
-            rows.collect::<Result<Vec<_>, _>>()
-                .map(|rows| rows.concat())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let runs: Vec<Vec<Row>> = read_runs(path)?.into_iter().map(|(_, rows)| rows).collect();
     Ok(merge(&runs))
+}
+
+/// The rows of each run in a folder, with the run's name (its file's or subfolder's).
+fn read_runs(dir: &Path) -> Result<Vec<(String, Vec<Row>)>, String> {
+    run_files(dir)?
+        .into_iter()
+        .map(|(name, files)| {
+            let rows = files.iter().map(|file| read_file(file));
+            let rows = rows.collect::<Result<Vec<_>, _>>()?;
+            Ok((name, rows.concat()))
+        })
+        .collect()
+}
+
+/// A level: (game, level name).
+pub type LevelKey = (String, String);
+
+/// Each level's times in the runs of the same name in two folders: (baseline, new) milliseconds
+/// by run name. Empty unless both paths are folders.
+pub type PairedTimes = HashMap<LevelKey, BTreeMap<String, (f64, f64)>>;
+
+/// The times of the runs that two folders of runs share by name, level by level (see the top).
+pub fn paired_times(base: &Path, new: &Path) -> Result<PairedTimes, String> {
+    let mut paired = PairedTimes::new();
+    if !(base.is_dir() && new.is_dir()) {
+        return Ok(paired);
+    }
+    let key = |r: &Row| (r.game.clone(), r.level.clone());
+    let new_runs: HashMap<String, Vec<Row>> = read_runs(new)?.into_iter().collect();
+    for (name, base_rows) in read_runs(base)? {
+        let Some(new_rows) = new_runs.get(&name) else {
+            continue;
+        };
+        let new_times: HashMap<LevelKey, f64> =
+            new_rows.iter().map(|r| (key(r), r.millis)).collect();
+        for row in &base_rows {
+            if let Some(&new_millis) = new_times.get(&key(row)) {
+                let level = paired.entry(key(row)).or_default();
+                level.insert(name.clone(), (row.millis, new_millis));
+            }
+        }
+    }
+    Ok(paired)
 }
 
 /// How the results were made: a file's sidecar, or a folder's first run's (with the number of
@@ -40,7 +81,7 @@ pub fn provenance(path: &Path) -> Result<Option<Provenance>, String> {
         return Provenance::read_beside(path);
     }
     let runs = run_files(path)?;
-    let Some(mut provenance) = Provenance::read_beside(&runs[0][0])? else {
+    let Some(mut provenance) = Provenance::read_beside(&runs[0].1[0])? else {
         return Ok(None);
     };
     provenance.settings.repeat *= runs.len();
@@ -50,23 +91,31 @@ pub fn provenance(path: &Path) -> Result<Option<Provenance>, String> {
 /// The provenance sidecar that [`provenance`] reads (for messages).
 pub fn sidecar(path: &Path) -> PathBuf {
     match run_files(path) {
-        Ok(runs) if path.is_dir() => super::provenance::sidecar(&runs[0][0]),
+        Ok(runs) if path.is_dir() => super::provenance::sidecar(&runs[0].1[0]),
         _ => super::provenance::sidecar(path),
     }
 }
 
-/// The runs in a folder, by name: each `*.csv` file one run, each subfolder's `*.csv` files
-/// (by name) another.
-fn run_files(dir: &Path) -> Result<Vec<Vec<PathBuf>>, String> {
-    let mut runs: Vec<Vec<PathBuf>> = Vec::new();
+/// The runs in a folder, by name: each `*.csv` file one run (named by its stem), each
+/// subfolder's `*.csv` files (by name) another (named by the subfolder).
+fn run_files(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, String> {
+    let mut runs: Vec<(String, Vec<PathBuf>)> = Vec::new();
+    let name = |path: &Path, stem: bool| {
+        let name = if stem {
+            path.file_stem()
+        } else {
+            path.file_name()
+        };
+        name.unwrap_or_default().to_string_lossy().into_owned()
+    };
     for entry in entries(dir)? {
         if entry.is_dir() {
             let files: Vec<PathBuf> = entries(&entry)?.into_iter().filter(|p| is_csv(p)).collect();
             if !files.is_empty() {
-                runs.push(files);
+                runs.push((name(&entry, false), files));
             }
         } else if is_csv(&entry) {
-            runs.push(vec![entry]);
+            runs.push((name(&entry, true), vec![entry]));
         }
     }
     if runs.is_empty() {
@@ -191,6 +240,21 @@ mod tests {
             .map(|r| (r.level.as_str(), r.millis, r.millis_range()))
             .collect();
         assert_eq!(summary, [("a", 20.0, (10.0, 40.0)), ("b", 7.0, (7.0, 7.0))]);
+        // The same folder as a new build's runs against a baseline of two rounds: runs are
+        // paired by name (0.csv with 0.csv, the subfolder 2 with 2.csv), level by level.
+        let base = dir.with_extension("baseline");
+        std::fs::create_dir_all(&base).unwrap();
+        for (name, millis) in [("0", 25.0), ("2", 30.0), ("9", 1.0)] {
+            let csv = base.join(format!("{name}.csv"));
+            std::fs::write(&csv, results::to_csv(&[row("a", millis, None)])).unwrap();
+        }
+        let paired = paired_times(&base, &dir).unwrap();
+        let a = &paired[&("sliding-blocks".to_string(), "a".to_string())];
+        let a: Vec<(&str, (f64, f64))> = a.iter().map(|(k, &v)| (k.as_str(), v)).collect();
+        assert_eq!(a, [("0", (25.0, 20.0)), ("2", (30.0, 40.0))]);
+        assert_eq!(paired.len(), 1, "b is in no round of the baseline");
+        assert!(paired_times(&base.join("0.csv"), &dir).unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }
