@@ -11,7 +11,8 @@
 #                                                 # benchmark, on stderr (the CSV: the first run)
 #   JOBS=1 scripts/count.sh                       # benchmarks counted at a time (default: cores)
 #
-# Beside FILE it writes FILE.json: the commit counted (`-dirty` with local changes), the CPU
+# Beside FILE it writes FILE.json: the commit counted (`-dirty` with local changes outside
+# results/, which baselines.sh has just rewritten when it counts), the CPU
 # model, the Valgrind version and the benchmark program's git hash, which say when a stored
 # count is comparable with one counted here (docs/testing.md). Benchmarks run in the
 # repository's root, whichever build: both builds read the same levels.
@@ -39,7 +40,7 @@ if [ -z "$bin" ]; then
         sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
     [ -x "$bin" ] || { echo "count: building benches/counted.rs failed" >&2; exit 2; }
     commit=$(git rev-parse HEAD)
-    git diff --quiet HEAD -- . || commit+=-dirty
+    git diff --quiet HEAD -- . ":!results" || commit+=-dirty
 fi
 if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <("$bin" --list | cut -f1); fi
 [ ${#names[@]} -gt 0 ] || { echo "count: $bin lists no benchmarks" >&2; exit 2; }
