@@ -4,8 +4,9 @@
 //! per state in one read.
 //!
 //! **The abstraction.** An abstract state is the cells of the golden blocks and the burning
-//! fires of the pattern `P` (at most [`MAX_ENTRIES`] states in all: `P` is every fire of a small
-//! level, a part of them on a large one). Its moves:
+//! fires of the pattern `P`. Here `P` is every fire of the level, and a table is built only
+//! where it has at most [`MAX_ENTRIES`] states (a few milliseconds of building at most). Its
+//! moves:
 //! - *a melt*, cost 1: any burning fire of `P` that regular ice can reach from the cells of
 //!   the start's regular blocks (relaxed push distances, [`super::bounds`]) goes out;
 //! - *a golden push*, cost 1: a golden block at `a` moves towards `d` when the push cell `a − d`
@@ -29,7 +30,9 @@
 //! way to a goal is a real state with none: [`PatternTable::bound`] calls it dead.
 //!
 //! **Its limit** (docs/h49.md): a melt costs 1, so no table says more than the number of
-//! pattern fires that burn; a pattern as large as a level with many fires does not fit.
+//! pattern fires that burn. A table over a part of a large level's fires was measured on H-49
+//! (3 of its 25 fires fit: worth 3 where the bound says 9) and on C-99 (5 of 10: no state fewer)
+//! and cost up to 18 ms to build, so a level gets a table only when every fire fits.
 //!
 //! **Building** ([`PatternTable::new`]): burning sets are taken in increasing order (a push only
 //! puts fires out, and a subset is a smaller number), so moves that put a fire out lead to
@@ -161,16 +164,14 @@ impl<F: FireSet> PatternTable<F> {
         let golden_cells: Vec<usize> = reach(golden, true).ones().collect();
         let cells = golden_cells.len();
         let positions = cells.checked_pow(golden_count as u32)?;
-        let room = (MAX_ENTRIES / positions.max(1)).checked_ilog2()? as usize;
-        let size = fire_cell.len().min(room);
-        if size == 0 {
+        let size = fire_cell.len();
+        if size > MAX_ENTRIES.ilog2() as usize || positions << size > MAX_ENTRIES {
             return None;
         }
-        let pattern_fires = choose_pattern(board, fire_cell, size);
         let mut pattern_bit = vec![NONE; bits];
         let mut meltable = 0u32;
-        for (bit, &j) in pattern_fires.iter().enumerate() {
-            let cell = usize::from(fire_cell[j]);
+        for (bit, &cell) in fire_cell.iter().enumerate() {
+            let cell = usize::from(cell);
             pattern_bit[cell] = bit as u16;
             if stoppers.has(cell) {
                 meltable |= 1 << bit;
@@ -188,9 +189,8 @@ impl<F: FireSet> PatternTable<F> {
         };
         let dist = distances(&abstraction, golden_count, size, meltable, &golden_index);
         Some(PatternTable {
-            pattern: pattern_fires
-                .iter()
-                .map(|&j| {
+            pattern: (0..size)
+                .map(|j| {
                     let mut f = F::EMPTY;
                     f.insert(j);
                     f
@@ -200,16 +200,6 @@ impl<F: FireSet> PatternTable<F> {
             cells,
             dist,
         })
-    }
-
-    /// The table's bytes.
-    pub fn bytes(&self) -> usize {
-        self.dist.len()
-    }
-
-    /// The fires in the pattern.
-    pub fn pattern_size(&self) -> usize {
-        self.pattern.len()
     }
 
     /// The abstract distance of a state with golden blocks on `golden` and `fires` burning
@@ -234,32 +224,6 @@ impl<F: FireSet> PatternTable<F> {
         let d = self.dist[position << self.pattern.len() | burning];
         (d != UNREACHABLE).then_some(u32::from(d))
     }
-}
-
-/// `size` fires for the pattern: all of them when they fit, else those sharing their row and
-/// column segments with the fewest other fires (one golden push puts out few of them), ties by
-/// index.
-fn choose_pattern<const N: usize>(board: &Board<N>, fire_cell: &[u8], size: usize) -> Vec<usize> {
-    let mut fires: Vec<usize> = (0..fire_cell.len()).collect();
-    if size < fires.len() {
-        let num = &board.num;
-        let in_line = |j: usize| {
-            let cell = usize::from(fire_cell[j]);
-            let mut count = 0;
-            for dir in Dir::ALL {
-                let mut at = cell;
-                while let Some(next) = num.step(at, dir).filter(|&n| board.open.has(n)) {
-                    at = next;
-                    count += usize::from(board.fires.has(at));
-                }
-            }
-            count
-        };
-        fires.sort_by_key(|&j| (in_line(j), j));
-        fires.truncate(size);
-        fires.sort_unstable();
-    }
-    fires
 }
 
 /// The table's distances (see [`PatternTable::dist`]).
