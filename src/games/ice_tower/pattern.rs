@@ -136,8 +136,8 @@ impl<const N: usize> Abstraction<'_, N> {
 
 impl<F: FireSet> PatternTable<F> {
     /// The table of a level whose start has regular blocks on `regular` and golden blocks on
-    /// `golden`; `None` without golden blocks, with more than [`MAX_GOLDEN`], or when not one
-    /// pattern fire fits [`MAX_ENTRIES`].
+    /// `golden`, its pattern every fire; `None` without golden blocks or fires, with more
+    /// than [`MAX_GOLDEN`] golden blocks, or when the table would exceed [`MAX_ENTRIES`].
     pub fn new<const N: usize>(
         board: &Board<N>,
         fire_cell: &[u8],
