@@ -33,6 +33,7 @@
 
 use super::bits::{Bits, FireSet};
 use super::board::Board;
+use super::pattern::PatternTable;
 use super::rules::Dir;
 use super::runs::{MAX_GOLDEN, NO_SEGMENT, Runs};
 
@@ -40,7 +41,7 @@ use super::runs::{MAX_GOLDEN, NO_SEGMENT, Runs};
 const LEVELS: usize = 6;
 
 /// Unreachable in the relaxation.
-const NEVER: u8 = u8::MAX;
+pub(super) const NEVER: u8 = u8::MAX;
 
 /// The tables of the bound, with fire sets of type `F` (indices of the fires of the start).
 pub struct Bounds<F> {
@@ -56,10 +57,19 @@ pub struct Bounds<F> {
     segments: Option<Vec<(u8, u8)>>,
     /// The golden-run bound's tables ([`super::runs`]; levels with at most 64 fires).
     runs: Option<Runs>,
+    /// The golden-pattern table ([`super::pattern`]; levels with one or two golden blocks).
+    pub pattern: Option<PatternTable<F>>,
 }
 
 impl<F: FireSet> Bounds<F> {
-    pub fn new<const N: usize>(board: &Board<N>, fire_cell: &[u8]) -> Bounds<F> {
+    /// The tables of a level whose start has regular blocks on `start_regular` and golden
+    /// blocks on `start_golden`.
+    pub fn new<const N: usize>(
+        board: &Board<N>,
+        fire_cell: &[u8],
+        start_regular: &Bits<N>,
+        start_golden: &Bits<N>,
+    ) -> Bounds<F> {
         let sets = |golden: bool| -> Vec<Vec<u8>> {
             (0..board.num.bits)
                 .map(|start| {
@@ -99,6 +109,7 @@ impl<F: FireSet> Bounds<F> {
                 }
                 Runs::new(row_fires, col_fires, cells)
             }),
+            pattern: PatternTable::new(board, fire_cell, start_regular, start_golden),
         }
     }
 
@@ -190,7 +201,11 @@ impl<F: FireSet> Bounds<F> {
             }
             _ => None,
         };
-        Some(h.max(runs.unwrap_or(0)))
+        let pattern = match &self.pattern {
+            Some(table) => table.bound(golden, fires)?,
+            None => 0,
+        };
+        Some(h.max(runs.unwrap_or(0)).max(pattern))
     }
 }
 
@@ -269,7 +284,11 @@ fn fire_segments<const N: usize>(
 }
 
 /// Relaxed push distances from `start` to every cell for a regular or a golden block.
-fn relaxed_distances<const N: usize>(board: &Board<N>, start: usize, golden: bool) -> Vec<u8> {
+pub(super) fn relaxed_distances<const N: usize>(
+    board: &Board<N>,
+    start: usize,
+    golden: bool,
+) -> Vec<u8> {
     let num = &board.num;
     let mut dist = vec![NEVER; num.bits];
     if !board.open.has(start) || (!golden && board.recyclers.has(start)) {

@@ -12,6 +12,8 @@
 //! - [`space`]: the packed search space of levels without arrows (the fast path).
 //! - [`bounds`]: relaxed push distances, dead states and the admissible bound for A*.
 //! - [`runs`]: the golden-run bound (golden blocks alternate row and column runs).
+//! - [`pattern`]: the golden-pattern table (exact distances of the golden blocks and a pattern
+//!   of fires, regular ice forgotten), built at level load.
 //! - [`sim_space`]: the simulator-driven space of levels with arrows (exact magician cell).
 
 pub mod bits;
@@ -21,6 +23,7 @@ pub mod draw;
 pub mod keys;
 pub mod level;
 pub mod notation;
+pub mod pattern;
 pub mod rules;
 pub mod runs;
 pub mod sim_space;

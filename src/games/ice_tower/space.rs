@@ -113,20 +113,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         }
         let keys = KeyLayout::new(&puzzle.grid, &board.num, golden_count, fire_cell.len());
         assert!(keys.words() <= K, "the key fits {K} words");
-        let bounds = if fire_cell.len() <= 64 {
-            FireBounds::Narrow(Bounds::new(&board, &fire_cell))
-        } else {
-            FireBounds::Wide(Bounds::new(&board, &fire_cell))
-        };
-        let mut space = IceSpace {
-            board,
-            keys,
-            fire_cell,
-            fire_index,
-            bounds,
-            start: Key::ZERO,
-        };
-        let num = &space.board.num;
+        let num = &board.num;
         let bit = |cell: usize| {
             num.bit(cell)
                 .expect("ice and the magician are on open cells")
@@ -134,7 +121,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         let mut start = Unpacked {
             regular: Bits::EMPTY,
             golden: Bits::EMPTY,
-            burning: space.board.fires,
+            burning: board.fires,
             fire_set: Bits::EMPTY,
             magician: bit(puzzle.start.magician),
         };
@@ -145,16 +132,38 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
                 None => {}
             }
         }
-        for j in 0..space.fire_cell.len() {
+        for j in 0..fire_cell.len() {
             start.fire_set.set(j);
         }
         let occupied = start.regular | start.golden;
-        let walk = space.board.standable.minus(occupied | start.burning);
-        start.magician = space
-            .board
+        let walk = board.standable.minus(occupied | start.burning);
+        start.magician = board
             .fill(Bits::single(start.magician), walk)
             .lowest()
             .expect("the magician's own cell is walkable");
+        let bounds = if fire_cell.len() <= 64 {
+            FireBounds::Narrow(Bounds::new(
+                &board,
+                &fire_cell,
+                &start.regular,
+                &start.golden,
+            ))
+        } else {
+            FireBounds::Wide(Bounds::new(
+                &board,
+                &fire_cell,
+                &start.regular,
+                &start.golden,
+            ))
+        };
+        let mut space = IceSpace {
+            board,
+            keys,
+            fire_cell,
+            fire_index,
+            bounds,
+            start: Key::ZERO,
+        };
         space.start = space.pack(&start);
         space
     }
