@@ -12,9 +12,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
+use frontier::games::sliding_blocks::generate::{Board, Goal};
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
+use frontier::harness::generate::{self, GenerateOptions};
 use frontier::harness::provenance::{Provenance, Settings};
 use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Compared, Named};
@@ -66,6 +68,35 @@ enum Command {
     Compare(CompareArgs),
     /// Write a self-contained HTML page of charts from results CSVs (two: before and after).
     Report(ReportArgs),
+    /// Find the hardest puzzles of a board by exhaustive search, one per piece count
+    /// (sliding-blocks); writes a `.tsv` that `solve` reads.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The game: sliding-blocks (the only one with a generator).
+    game: GameId,
+    /// The board, WIDTHxHEIGHT (e.g. 4x4), with no internal walls.
+    #[arg(long)]
+    board: Board,
+    /// Only puzzles of exactly this many pieces, the goal piece included.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pieces: Option<u16>,
+    /// The goal piece need only lie in the lower-right corner (its bounding box touching the
+    /// bottom and right edges), not cover the lower-right cell: goal shapes without their
+    /// box's lower-right cell count too.
+    #[arg(long)]
+    box_goal: bool,
+    /// Where the `.tsv` goes (`-`: standard output). Default: results/generated-WxH.tsv.
+    #[arg(long)]
+    out: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -264,7 +295,75 @@ fn main() -> ExitCode {
         Command::Show(args) => show(args),
         Command::Compare(args) => compare(args),
         Command::Report(args) => report(args),
+        Command::Generate(args) => generate(args),
     }
+}
+
+/// Builds rayon's global pool with `threads` threads, if given.
+fn set_threads(threads: Option<usize>) -> Result<(), String> {
+    match threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| format!("--threads {threads}: {e}")),
+        None => Ok(()),
+    }
+}
+
+fn generate(args: GenerateArgs) -> ExitCode {
+    if args.game != GameId::SlidingBlocks {
+        return usage_error(format!(
+            "generate: no generator for {} (only sliding-blocks has one)",
+            args.game
+        ));
+    }
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
+    }
+    let out = match args.out.as_deref() {
+        Some("-") => None,
+        Some(path) => Some(PathBuf::from(path)),
+        None => Some(PathBuf::from(format!(
+            "results/generated-{}.tsv",
+            args.board
+        ))),
+    };
+    stop_cleanly_on_interrupt();
+    let started = Instant::now();
+    let options = GenerateOptions {
+        board: args.board,
+        pieces: args.pieces.map(usize::from),
+        goal: if args.box_goal { Goal::Box } else { Goal::Cell },
+        quiet: args.quiet,
+    };
+    let records = match generate::generate(&options) {
+        Ok(records) => records,
+        Err(limit) => {
+            eprintln!("frontier: generate stopped: {limit}; nothing written");
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
+    let tsv = generate::to_tsv(&records);
+    match &out {
+        None => print!("{tsv}"),
+        Some(path) => {
+            if let Err(e) = results::write_atomically(path, &tsv) {
+                eprintln!("frontier: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if !args.quiet {
+        eprintln!(
+            "{} piece counts of {} in {:.3} s{}",
+            records.len(),
+            args.board,
+            started.elapsed().as_secs_f64(),
+            out.map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error(message: impl std::fmt::Display) -> ExitCode {
@@ -273,12 +372,8 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn solve(args: SolveArgs) -> ExitCode {
-    if let Some(threads) = args.threads
-        && let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-    {
-        return usage_error(format!("--threads {threads}: {e}"));
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
     }
     if args.distributed && args.parallel_levels.is_some_and(|n| n != 1) {
         return usage_error("--parallel-levels: a distributed run solves one level at a time");

@@ -6,9 +6,10 @@ use rayon::ThreadPoolBuilder;
 
 use super::astar::{self, astar};
 use super::beam;
-use super::bfs::{self, bfs, count_reachable};
+use super::bfs::{self, bfs};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
+use super::explore::count_reachable;
 use super::{Bounded, Limit, SearchControl, SearchOutcome, Space};
 
 /// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.

@@ -8,11 +8,13 @@
 //! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
 //! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
 //! - [`gallery`]: the report's animations of every solved level.
+//! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles.
 
 pub mod batch;
 pub mod compare;
 pub mod discover;
 pub mod gallery;
+pub mod generate;
 pub mod provenance;
 pub mod registry;
 pub mod report;

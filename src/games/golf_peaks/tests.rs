@@ -6,8 +6,8 @@ use std::path::Path;
 use super::rules::{Corner, Dir, Illegal, Position, Reason};
 use super::space::GolfSpace;
 use super::{GolfPeaks, Level};
-use crate::engine::bfs::count_reachable;
 use crate::engine::control::Limits;
+use crate::engine::explore::count_reachable;
 use crate::engine::{SearchControl, Space};
 use crate::games::{Answer, Game, LevelError, Source};
 

@@ -8,6 +8,7 @@
 
 pub mod bits;
 pub mod draw;
+pub mod generate;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -19,7 +20,7 @@ use bits::{Bits, Wide};
 use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
-use crate::engine::bfs::count_reachable;
+use crate::engine::explore::count_reachable;
 use crate::engine::{Limit, SearchControl, SearchOutcome};
 use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
