@@ -13,6 +13,7 @@ use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
 use frontier::games::sliding_blocks::generate::{Board, Goal};
+use frontier::harness::analyze;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
@@ -71,6 +72,46 @@ enum Command {
     /// Find the hardest puzzles of a board by exhaustive search, one per piece count
     /// (sliding-blocks); writes a `.tsv` that `solve` reads.
     Generate(GenerateArgs),
+    /// Explore each level's whole reachable space: states, eccentricity, goal states, the
+    /// optimum and the number of optimal solutions, one CSV row per level.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(Args)]
+struct AnalyzeArgs {
+    /// Force the game (golf-peaks, sliding-blocks, puzzle-quest, ice-tower).
+    #[arg(long)]
+    game: Option<GameId>,
+    /// Analyze only the levels whose name contains this, or matches it as a glob; `=NAME`:
+    /// only the level named exactly NAME (as for solve).
+    #[arg(long, value_name = "PATTERN")]
+    level: Option<String>,
+    /// Where the CSV goes (`-`: standard output). Default: results/<first path's name>-analysis.csv.
+    #[arg(long)]
+    out: Option<String>,
+    /// Also write the size of every BFS layer of every level to this CSV (game, level,
+    /// distance, states).
+    #[arg(long, value_name = "FILE")]
+    layers: Option<PathBuf>,
+    /// Write each level's farthest position as a level file into this folder (games that
+    /// write one: sliding-blocks).
+    #[arg(long, value_name = "DIR")]
+    farthest: Option<PathBuf>,
+    /// Per level: stop with status `limit` once this many states are stored.
+    #[arg(long)]
+    max_states: Option<u64>,
+    /// Per level: the wall-time budget in seconds; `0` or `none`: no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
+    timeout: TimeBudget,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Level files and directories (`-`: one file's levels from standard input).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -296,6 +337,82 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare(args),
         Command::Report(args) => report(args),
         Command::Generate(args) => generate(args),
+        Command::Analyze(args) => analyze(args),
+    }
+}
+
+fn analyze(args: AnalyzeArgs) -> ExitCode {
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
+    }
+    let tasks = match selected_levels(&args.paths, args.game, args.level.as_deref()) {
+        Ok(tasks) => tasks,
+        Err(e) => return usage_error(e),
+    };
+    let out = match args.out.as_deref() {
+        Some("-") => None,
+        Some(path) => Some(PathBuf::from(path)),
+        None => {
+            let mut path = default_out(&args.paths[0]);
+            let stem = harness::file_stem(&path);
+            path.set_file_name(format!("{stem}-analysis.csv"));
+            Some(path)
+        }
+    };
+    stop_cleanly_on_interrupt();
+    let limits = Limits {
+        max_states: args.max_states,
+        timeout: args.timeout.0.map(Duration::from_secs_f64),
+        ..Limits::default()
+    };
+    let analyses = analyze::analyze_all(&tasks, limits, args.quiet);
+    let mut written = vec![(out.clone(), analyze::rows_csv(&analyses))];
+    if let Some(layers) = &args.layers {
+        written.push((Some(layers.clone()), analyze::layers_csv(&analyses)));
+    }
+    for (path, csv) in written {
+        match path {
+            None => print!("{csv}"),
+            Some(path) => {
+                if let Err(e) = results::write_atomically(&path, &csv) {
+                    eprintln!("frontier: cannot write {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    if let Some(dir) = &args.farthest {
+        let files = analyses.iter().filter_map(|a| {
+            let text = a.farthest.as_ref()?;
+            Some((dir.join(analyze::farthest_file_name(&a.row.level)), text))
+        });
+        for (path, text) in files {
+            let written =
+                std::fs::create_dir_all(dir).and_then(|()| results::write_atomically(&path, text));
+            if let Err(e) = written {
+                eprintln!("frontier: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let analyzed = analyses
+        .iter()
+        .filter(|a| a.row.status == "analyzed")
+        .count();
+    if !args.quiet {
+        eprintln!(
+            "{} levels, {analyzed} analyzed{}",
+            analyses.len(),
+            out.map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    if control::interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else if analyzed == analyses.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
@@ -390,31 +507,10 @@ fn solve(args: SolveArgs) -> ExitCode {
         ));
     }
     let started = Instant::now();
-    let files = match discover::discover(&args.paths, args.game) {
-        Ok(found) => {
-            for warning in &found.warnings {
-                eprintln!("frontier: warning: {warning}");
-            }
-            found.files
-        }
-        Err(e) => return usage_error(e),
-    };
-    let mut tasks = match harness::load_tasks(&files) {
+    let tasks = match selected_levels(&args.paths, args.game, args.level.as_deref()) {
         Ok(tasks) => tasks,
         Err(e) => return usage_error(e),
     };
-    if let Some(pattern) = &args.level {
-        let selected = match harness::LevelPattern::new(pattern) {
-            Ok(selected) => selected,
-            Err(e) => return usage_error(e),
-        };
-        tasks.retain(|t| selected.matches(t.name()));
-        if tasks.is_empty() {
-            return usage_error(format!(
-                "--level {pattern}: no level of these paths matches"
-            ));
-        }
-    }
     if args.list {
         for task in &tasks {
             println!("{}", harness::listed_name(task.name()));
@@ -536,6 +632,29 @@ fn solve(args: SolveArgs) -> ExitCode {
         );
     }
     exit_status(&rows, failure.is_some())
+}
+
+/// The levels under `paths` (warnings printed), those `--level` selects when it is given.
+fn selected_levels(
+    paths: &[PathBuf],
+    game: Option<GameId>,
+    level: Option<&str>,
+) -> Result<Vec<Box<dyn LevelTask>>, String> {
+    let found = discover::discover(paths, game)?;
+    for warning in &found.warnings {
+        eprintln!("frontier: warning: {warning}");
+    }
+    let mut tasks = harness::load_tasks(&found.files)?;
+    if let Some(pattern) = level {
+        let selected = harness::LevelPattern::new(pattern)?;
+        tasks.retain(|t| selected.matches(t.name()));
+        if tasks.is_empty() {
+            return Err(format!(
+                "--level {pattern}: no level of these paths matches"
+            ));
+        }
+    }
+    Ok(tasks)
 }
 
 /// 1 when a cluster broke, else 130 when interrupted, else 0 when every level was decided.

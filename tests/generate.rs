@@ -132,7 +132,10 @@ impl Brute {
                 let mut others = p.others.clone();
                 others[i] = to;
                 others.sort_unstable();
-                out.push(Position { goal: p.goal, others });
+                out.push(Position {
+                    goal: p.goal,
+                    others,
+                });
             }
         }
         out

@@ -273,6 +273,17 @@ pub struct Analysis<S> {
 }
 
 impl<S> Analysis<S> {
+    /// The same figures with the farthest state turned into something else (a level file).
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> Analysis<T> {
+        Analysis {
+            layers: self.layers,
+            goals: self.goals,
+            optimum: self.optimum,
+            optimal_paths: self.optimal_paths,
+            farthest: f(self.farthest),
+        }
+    }
+
     pub fn states(&self) -> u64 {
         self.layers.iter().sum()
     }

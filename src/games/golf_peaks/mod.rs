@@ -22,8 +22,9 @@ use std::path::Path;
 
 use space::GolfSpace;
 
+use crate::engine::explore::analyze;
 use crate::engine::{SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::bfs;
 
 pub use level::Level;
@@ -82,6 +83,11 @@ impl Game for GolfPeaks {
             SearchOutcome::Exhausted => Answer::Unsolvable,
             SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
         }
+    }
+
+    fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
+        let analyzed = GolfSpace::new(level, ctl).and_then(|space| analyze(&space, ctl));
+        Some(analyzed.map(|a| a.map(|_| None)))
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {

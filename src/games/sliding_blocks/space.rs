@@ -376,6 +376,44 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
         anchors
     }
 
+    /// `state` as a one-puzzle `.txt` file (docs/sliding-blocks.md): its grid, an empty line,
+    /// and the puzzle's goal grid. Off-board cells are spaces.
+    pub fn level_file(&self, puzzle: &Puzzle, state: &Key<N>) -> String {
+        let stride = self.layout.stride;
+        let draw = |at: &dyn Fn(usize) -> Vec<usize>, goals_only: bool| {
+            let mut grid: Vec<char> = (0..self.layout.grid)
+                .map(|i| if self.board.contains(i) { '.' } else { ' ' })
+                .collect();
+            for (b, block) in puzzle.blocks.iter().enumerate() {
+                if !goals_only || block.is_goal() {
+                    for cell in at(b) {
+                        grid[cell] = block.name;
+                    }
+                }
+            }
+            grid.chunks(stride)
+                .map(|row| row.iter().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let anchors = self.anchors(state);
+        let placed = |b: usize| {
+            let shape = self.shape_of_block(b);
+            shape
+                .offsets
+                .iter()
+                .map(|o| anchors[b] as usize + o)
+                .collect()
+        };
+        let target = |b: usize| {
+            let block = &puzzle.blocks[b];
+            let to = block.target.unwrap_or(Cell::ZERO);
+            let index = |c: Cell| c.row as usize * stride + c.col as usize;
+            block.cells.iter().map(|&c| index(c.plus(to))).collect()
+        };
+        format!("{}\n\n{}\n", draw(&placed, false), draw(&target, true))
+    }
+
     /// The anchor of the first goal block in `state`, if the puzzle has one (goal blocks hold
     /// the first slots).
     #[inline]
