@@ -34,6 +34,8 @@ pub struct Exploration<S> {
     bounds: Vec<u32>,
     /// States per layer (the arena's holes are not states).
     layers: Vec<u64>,
+    /// Whether goal states were expanded.
+    expand_goals: bool,
 }
 
 /// `space` with no goals, so that a layer's expansion never stops at one, and with its goal
@@ -75,38 +77,20 @@ impl<P: Space> Space for Exhaustive<'_, P> {
     }
 }
 
-/// Explores everything reachable from `sources` (at least one), goals expanded like any state;
-/// returns the limit instead when `ctl` stops it first.
+/// Explores everything reachable from `sources` (at least one), goals expanded like any state
+/// unless `expand_goals` is false (a game that ends at its goal); returns the limit instead when
+/// `ctl` stops it first.
 pub fn explore<P: Space>(
     space: &P,
     sources: &[P::State],
-    ctl: &SearchControl,
-) -> Result<Exploration<P::State>, Limit> {
-    explore_with(space, sources, true, ctl)
-}
-
-/// Counts the states reachable from the start, the start included, by exhausting the space.
-/// With `expand_goals` false, goal states are counted but not expanded (the reachable set of a
-/// game that ends at its goal). Returns the limit instead when `ctl` stops the search first.
-pub fn count_reachable<P: Space>(
-    space: &P,
-    expand_goals: bool,
-    ctl: &SearchControl,
-) -> Result<u64, Limit> {
-    explore_with(space, &[space.start()], expand_goals, ctl).map(|e| e.states())
-}
-
-fn explore_with<P: Space>(
-    space: &P,
-    sources: &[P::State],
     expand_goals: bool,
     ctl: &SearchControl,
 ) -> Result<Exploration<P::State>, Limit> {
-    let space = Exhaustive {
+    let exhaustive = Exhaustive {
         space,
         expand_goals,
     };
-    let visited = Visited::for_space(&space, false);
+    let visited = Visited::for_space(&exhaustive, false);
     let scratch = ScratchPool::new();
     let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
     let roots = visited.insert_roots(&canonical);
@@ -123,7 +107,7 @@ fn explore_with<P: Space>(
         ctl.check()?;
         ctl.set_depth(layers.len() as u64);
         let target = Target::Goal { only: false };
-        let (next, _) = expand_layer(&space, &visited, &scratch, &layer, ctl, &target);
+        let (next, _) = expand_layer(&exhaustive, &visited, &scratch, &layer, ctl, &target);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
         ctl.check().and(full(&visited))?;
         if next.states == 0 {
@@ -138,7 +122,19 @@ fn explore_with<P: Space>(
         visited,
         bounds,
         layers,
+        expand_goals,
     })
+}
+
+/// Counts the states reachable from the start, the start included, by exhausting the space.
+/// With `expand_goals` false, goal states are counted but not expanded (the reachable set of a
+/// game that ends at its goal). Returns the limit instead when `ctl` stops the search first.
+pub fn count_reachable<P: Space>(
+    space: &P,
+    expand_goals: bool,
+    ctl: &SearchControl,
+) -> Result<u64, Limit> {
+    explore(space, &[space.start()], expand_goals, ctl).map(|e| e.states())
 }
 
 impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
@@ -188,6 +184,10 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
         last: u32,
         ctl: &SearchControl,
     ) -> Result<Vec<u64>, Limit> {
+        let space = &Exhaustive {
+            space,
+            expand_goals: self.expand_goals,
+        };
         let last = (last as usize).min(self.layers.len() - 1);
         let counts: Vec<AtomicU64> = (0..self.bounds[last + 1])
             .map(|_| AtomicU64::new(0))
@@ -294,9 +294,14 @@ impl<S> Analysis<S> {
     }
 }
 
-/// Explores the whole space reachable from the start of `space` and measures it.
-pub fn analyze<P: Space>(space: &P, ctl: &SearchControl) -> Result<Analysis<P::State>, Limit> {
-    let exploration = explore(space, &[space.start()], ctl)?;
+/// Explores the whole space reachable from the start of `space` and measures it; goal states
+/// are expanded unless `expand_goals` is false (a game that ends at its goal).
+pub fn analyze<P: Space>(
+    space: &P,
+    expand_goals: bool,
+    ctl: &SearchControl,
+) -> Result<Analysis<P::State>, Limit> {
+    let exploration = explore(space, &[space.start()], expand_goals, ctl)?;
     let mut goals = 0;
     let mut optimum = None;
     for d in 0..exploration.layers.len() {

@@ -86,7 +86,9 @@ impl Game for GolfPeaks {
     }
 
     fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
-        let analyzed = GolfSpace::new(level, ctl).and_then(|space| analyze(&space, ctl));
+        // Every legal play (no pruning), and the ball in the hole ends the level.
+        let analyzed =
+            GolfSpace::exhaustive(level, ctl).and_then(|space| analyze(&space, false, ctl));
         Some(analyzed.map(|a| a.map(|_| None)))
     }
 

@@ -674,3 +674,23 @@ fn a_level_that_cannot_be_won_is_unsolvable_and_limits_stop_the_search() {
         Answer::Limit(why) if why.contains("max-states")
     ));
 }
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    for text in [
+        "4x1\n0,ball 0,flag 0 0\n\n2- 1-",
+        "4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/",
+        "3x2\n0,ball 0,warp x\nx 7,warp 7,flag\n\n1- 1-",
+        "3x3\n0,ball 0 0\n0 0 0\n0 0 0,flag\n\n1- 1- 2- 2- 1/",
+    ] {
+        let l = level(text);
+        let analysis = GolfPeaks::analyze(&l, &SearchControl::unlimited())
+            .expect("golf-peaks has a space")
+            .expect("no limits");
+        let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
+        let brute = crate::engine::tests::brute_force_shortest_solutions(&space, 5);
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, brute, "{text}");
+        assert_eq!(analysis.states(), reachable(&space), "{text}");
+    }
+}

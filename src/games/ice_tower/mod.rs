@@ -187,7 +187,8 @@ impl WithSpace for Analyze<'_> {
     where
         P::State: Portable,
     {
-        explore::analyze(space, self.ctl).map(|a| a.map(|_| None))
+        // The last fire put out ends the level.
+        explore::analyze(space, false, self.ctl).map(|a| a.map(|_| None))
     }
 }
 

@@ -576,3 +576,33 @@ fn golden_blocks_alternate_rows_and_columns_in_the_bound() {
     assert_eq!(space.heuristic(&space.start()), Some(2));
     assert_eq!(solved_in(rows), 2);
 }
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    struct BruteForce;
+    impl super::WithSpace for BruteForce {
+        type Output = Option<(u32, u64)>;
+        fn run<P: Space>(
+            self,
+            space: &P,
+            _: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
+        ) -> Self::Output
+        where
+            P::State: crate::distributed::Portable,
+        {
+            crate::engine::tests::brute_force_shortest_solutions(space, 6)
+        }
+    }
+    for rows in [
+        "####### / #@%*  # / #   % # / #######",
+        "######## / #@ %   # / # % % *# / #   *  # / ########",
+        "###### / #@% v# / #### # / ####*# / ######",
+    ] {
+        let p = puzzle(rows);
+        let analysis = IceTower::analyze(&p, &SearchControl::unlimited())
+            .expect("ice-tower has a space")
+            .expect("no limits");
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, super::with_space(&p, BruteForce), "{rows}");
+    }
+}

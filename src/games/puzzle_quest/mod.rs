@@ -63,7 +63,8 @@ impl Game for PuzzleQuest {
 
     fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
         let space = CaptureSpace::new(level, Reductions::default());
-        Some(analyze(&space, ctl).map(|a| a.map(|_| None)))
+        // A cleared board ends the level.
+        Some(analyze(&space, false, ctl).map(|a| a.map(|_| None)))
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {

@@ -408,7 +408,7 @@ impl WithSpace for SearchClass<'_> {
                 })
                 .collect()
         };
-        let exploration = explore(&space, &sources, self.ctl)?;
+        let exploration = explore(&space, &sources, true, self.ctl)?;
         let is_puzzle = |s: &Key<N>| space.first_goal_anchor(s) == Some(0);
         let mut moves = None;
         let mut puzzles = 0;

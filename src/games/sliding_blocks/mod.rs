@@ -171,7 +171,8 @@ struct Analyze<'a> {
 impl WithSpace for Analyze<'_> {
     type Output = Analyzed;
     fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Analyzed {
-        analyze(&space, self.ctl)
+        // Positions go on after the goal: a puzzle's space includes what lies beyond it.
+        analyze(&space, true, self.ctl)
             .map(|a| a.map(|farthest| Some(space.level_file(self.puzzle, &farthest))))
     }
 }
