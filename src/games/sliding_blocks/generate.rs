@@ -121,7 +121,7 @@ impl Board {
 }
 
 /// A shape's index in [`Shapes`].
-pub type ShapeId = u16;
+pub type ShapeId = u32;
 
 /// Every polyomino that fits on the board: its normalised mask, and by first cell every
 /// placement of every shape.
