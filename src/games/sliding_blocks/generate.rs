@@ -315,11 +315,6 @@ impl Class {
         self.free.len() + 1
     }
 
-    /// How many solved positions the class has.
-    pub fn solved_positions(&self) -> usize {
-        self.solved.len() / self.free.len().max(1)
-    }
-
     /// The class as a puzzle: its first solved position, the goal piece `A` with its target
     /// where it stands, the free pieces `b`, `c`, ... in the order of [`Class::free`].
     fn puzzle(&self, shapes: &Shapes) -> Puzzle {
