@@ -12,9 +12,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control::{self, Limits};
 use frontier::games::GameId;
+use frontier::games::sliding_blocks::generate::{Board, Goal};
+use frontier::harness::analyze;
 use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
+use frontier::harness::generate::{self, GenerateOptions};
 use frontier::harness::provenance::{Provenance, Settings};
 use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Baseline, Compared, Named};
@@ -66,6 +69,75 @@ enum Command {
     Compare(CompareArgs),
     /// Write a self-contained HTML page of charts from results CSVs (two: before and after).
     Report(ReportArgs),
+    /// Find the hardest puzzles of a board by exhaustive search, one per piece count
+    /// (sliding-blocks); writes a `.tsv` that `solve` reads.
+    Generate(GenerateArgs),
+    /// Explore each level's whole reachable space: states, eccentricity, goal states, the
+    /// optimum and the number of optimal solutions, one CSV row per level.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(Args)]
+struct AnalyzeArgs {
+    /// Force the game (golf-peaks, sliding-blocks, puzzle-quest, ice-tower).
+    #[arg(long)]
+    game: Option<GameId>,
+    /// Analyze only the levels whose name contains this, or matches it as a glob; `=NAME`:
+    /// only the level named exactly NAME (as for solve).
+    #[arg(long, value_name = "PATTERN")]
+    level: Option<String>,
+    /// Where the CSV goes (`-`: standard output). Default: results/<first path's name>-analysis.csv.
+    #[arg(long)]
+    out: Option<String>,
+    /// Also write the size of every BFS layer of every level to this CSV (game, level,
+    /// distance, states).
+    #[arg(long, value_name = "FILE")]
+    layers: Option<PathBuf>,
+    /// Write each level's farthest position as a level file into this folder (games that
+    /// write one: sliding-blocks).
+    #[arg(long, value_name = "DIR")]
+    farthest: Option<PathBuf>,
+    /// Per level: stop with status `limit` once this many states are stored.
+    #[arg(long)]
+    max_states: Option<u64>,
+    /// Per level: the wall-time budget in seconds; `0` or `none`: no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
+    timeout: TimeBudget,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Level files and directories (`-`: one file's levels from standard input).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The game: sliding-blocks (the only one with a generator).
+    game: GameId,
+    /// The board, WIDTHxHEIGHT (e.g. 4x4), with no internal walls.
+    #[arg(long)]
+    board: Board,
+    /// Only puzzles of exactly this many pieces, the goal piece included.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pieces: Option<u16>,
+    /// The goal piece need only lie in the lower-right corner (its bounding box touching the
+    /// bottom and right edges), not cover the lower-right cell: goal shapes without their
+    /// box's lower-right cell count too.
+    #[arg(long)]
+    box_goal: bool,
+    /// Where the `.tsv` goes (`-`: standard output). Default: results/generated-WxH.tsv.
+    #[arg(long)]
+    out: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -269,7 +341,151 @@ fn main() -> ExitCode {
         Command::Show(args) => show(args),
         Command::Compare(args) => compare(args),
         Command::Report(args) => report(args),
+        Command::Generate(args) => generate(args),
+        Command::Analyze(args) => analyze(args),
     }
+}
+
+fn analyze(args: AnalyzeArgs) -> ExitCode {
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
+    }
+    let tasks = match selected_levels(&args.paths, args.game, args.level.as_deref()) {
+        Ok(tasks) => tasks,
+        Err(e) => return usage_error(e),
+    };
+    let out = match args.out.as_deref() {
+        Some("-") => None,
+        Some(path) => Some(PathBuf::from(path)),
+        None => {
+            let mut path = default_out(&args.paths[0]);
+            let stem = harness::file_stem(&path);
+            path.set_file_name(format!("{stem}-analysis.csv"));
+            Some(path)
+        }
+    };
+    stop_cleanly_on_interrupt();
+    let limits = Limits {
+        max_states: args.max_states,
+        timeout: args.timeout.0.map(Duration::from_secs_f64),
+        ..Limits::default()
+    };
+    let analyses = analyze::analyze_all(&tasks, limits, args.quiet);
+    let mut written = vec![(out.clone(), analyze::rows_csv(&analyses))];
+    if let Some(layers) = &args.layers {
+        written.push((Some(layers.clone()), analyze::layers_csv(&analyses)));
+    }
+    for (path, csv) in written {
+        match path {
+            None => print!("{csv}"),
+            Some(path) => {
+                if let Err(e) = results::write_atomically(&path, &csv) {
+                    eprintln!("frontier: cannot write {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    if let Some(dir) = &args.farthest {
+        let files = analyses.iter().filter_map(|a| {
+            let text = a.farthest.as_ref()?;
+            Some((dir.join(analyze::farthest_file_name(&a.row.level)), text))
+        });
+        for (path, text) in files {
+            let written =
+                std::fs::create_dir_all(dir).and_then(|()| results::write_atomically(&path, text));
+            if let Err(e) = written {
+                eprintln!("frontier: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let analyzed = analyses
+        .iter()
+        .filter(|a| a.row.status == "analyzed")
+        .count();
+    if !args.quiet {
+        eprintln!(
+            "{} levels, {analyzed} analyzed{}",
+            analyses.len(),
+            out.map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    if control::interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else if analyzed == analyses.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Builds rayon's global pool with `threads` threads, if given.
+fn set_threads(threads: Option<usize>) -> Result<(), String> {
+    match threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| format!("--threads {threads}: {e}")),
+        None => Ok(()),
+    }
+}
+
+fn generate(args: GenerateArgs) -> ExitCode {
+    if args.game != GameId::SlidingBlocks {
+        return usage_error(format!(
+            "generate: no generator for {} (only sliding-blocks has one)",
+            args.game
+        ));
+    }
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
+    }
+    let out = match args.out.as_deref() {
+        Some("-") => None,
+        Some(path) => Some(PathBuf::from(path)),
+        None => Some(PathBuf::from(format!(
+            "results/generated-{}.tsv",
+            args.board
+        ))),
+    };
+    stop_cleanly_on_interrupt();
+    let started = Instant::now();
+    let options = GenerateOptions {
+        board: args.board,
+        pieces: args.pieces.map(usize::from),
+        goal: if args.box_goal { Goal::Box } else { Goal::Cell },
+        quiet: args.quiet,
+    };
+    let records = match generate::generate(&options) {
+        Ok(records) => records,
+        Err(limit) => {
+            eprintln!("frontier: generate stopped: {limit}; nothing written");
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
+    let tsv = generate::to_tsv(&records);
+    match &out {
+        None => print!("{tsv}"),
+        Some(path) => {
+            if let Err(e) = results::write_atomically(path, &tsv) {
+                eprintln!("frontier: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if !args.quiet {
+        eprintln!(
+            "{} piece counts of {} in {:.3} s{}",
+            records.len(),
+            args.board,
+            started.elapsed().as_secs_f64(),
+            out.map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error(message: impl std::fmt::Display) -> ExitCode {
@@ -278,12 +494,8 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn solve(args: SolveArgs) -> ExitCode {
-    if let Some(threads) = args.threads
-        && let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-    {
-        return usage_error(format!("--threads {threads}: {e}"));
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
     }
     if args.distributed && args.parallel_levels.is_some_and(|n| n != 1) {
         return usage_error("--parallel-levels: a distributed run solves one level at a time");
@@ -300,31 +512,10 @@ fn solve(args: SolveArgs) -> ExitCode {
         ));
     }
     let started = Instant::now();
-    let files = match discover::discover(&args.paths, args.game) {
-        Ok(found) => {
-            for warning in &found.warnings {
-                eprintln!("frontier: warning: {warning}");
-            }
-            found.files
-        }
-        Err(e) => return usage_error(e),
-    };
-    let mut tasks = match harness::load_tasks(&files) {
+    let tasks = match selected_levels(&args.paths, args.game, args.level.as_deref()) {
         Ok(tasks) => tasks,
         Err(e) => return usage_error(e),
     };
-    if let Some(pattern) = &args.level {
-        let selected = match harness::LevelPattern::new(pattern) {
-            Ok(selected) => selected,
-            Err(e) => return usage_error(e),
-        };
-        tasks.retain(|t| selected.matches(t.name()));
-        if tasks.is_empty() {
-            return usage_error(format!(
-                "--level {pattern}: no level of these paths matches"
-            ));
-        }
-    }
     if args.list {
         for task in &tasks {
             println!("{}", harness::listed_name(task.name()));
@@ -448,6 +639,29 @@ fn solve(args: SolveArgs) -> ExitCode {
         );
     }
     exit_status(&rows, failure.is_some())
+}
+
+/// The levels under `paths` (warnings printed), those `--level` selects when it is given.
+fn selected_levels(
+    paths: &[PathBuf],
+    game: Option<GameId>,
+    level: Option<&str>,
+) -> Result<Vec<Box<dyn LevelTask>>, String> {
+    let found = discover::discover(paths, game)?;
+    for warning in &found.warnings {
+        eprintln!("frontier: warning: {warning}");
+    }
+    let mut tasks = harness::load_tasks(&found.files)?;
+    if let Some(pattern) = level {
+        let selected = harness::LevelPattern::new(pattern)?;
+        tasks.retain(|t| selected.matches(t.name()));
+        if tasks.is_empty() {
+            return Err(format!(
+                "--level {pattern}: no level of these paths matches"
+            ));
+        }
+    }
+    Ok(tasks)
 }
 
 /// 1 when a cluster broke, else 130 when interrupted, else 0 when every level was decided.

@@ -538,3 +538,108 @@ fn short_levels_are_timed_warm_until_their_runs_add_up() {
     assert_eq!(cold.states, warm.states);
     assert!(sidecar.contains("\"warm_below_ms\": 1e-6"), "{sidecar}");
 }
+
+#[test]
+fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
+    let dir = scratch("analyze");
+    let level = dir.join("eight.txt");
+    fs::write(&level, "123\n456\n78.\n\n123\n456\n78.\n").unwrap();
+    let (out, layers, far) = (dir.join("a.csv"), dir.join("L.csv"), dir.join("far"));
+    let run = frontier(&[
+        "analyze",
+        "--quiet",
+        "--game",
+        "sliding-blocks",
+        "--out",
+        str(&out),
+        "--layers",
+        str(&layers),
+        "--farthest",
+        str(&far),
+        str(&level),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let rows = fs::read_to_string(&out).unwrap();
+    let mut lines = rows.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "game,level,status,states,eccentricity,goals,optimum,optimal_solutions,millis,bytes_per_state,detail"
+        )
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("sliding-blocks,eight,analyzed,181440,31,1,0,1,")
+    );
+    let layers = fs::read_to_string(&layers).unwrap();
+    assert_eq!(layers.lines().count(), 1 + 32);
+    assert_eq!(layers.lines().last(), Some("sliding-blocks,eight,31,2"));
+    let farthest = fs::read_to_string(far.join("eight.txt")).unwrap();
+    assert!(farthest.ends_with("\n\n123\n456\n78.\n"), "{farthest}");
+    // A limit gives a `limit` row and exit status 1; a game without a space an `error` row.
+    let limited = frontier(&[
+        "analyze",
+        "--quiet",
+        "--game",
+        "sliding-blocks",
+        "--max-states",
+        "1000",
+        "--out",
+        "-",
+        str(&level),
+    ]);
+    assert_eq!(limited.status.code(), Some(1));
+    assert!(text(&limited.stdout).contains(",limit,"));
+    let bender = frontier(&[
+        "analyze",
+        "--quiet",
+        "--out",
+        "-",
+        str(&common::own("bender4/corridor.txt")),
+    ]);
+    assert_eq!(bender.status.code(), Some(1));
+    assert!(text(&bender.stdout).contains("bender4,corridor,error,"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn generate_writes_a_tsv_that_solve_reads_and_refuses_bad_boards() {
+    let dir = scratch("generate");
+    let out = dir.join("2x3.tsv");
+    let run = frontier(&[
+        "generate",
+        "sliding-blocks",
+        "--board",
+        "2x3",
+        "--quiet",
+        "--out",
+        str(&out),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let tsv = fs::read_to_string(&out).unwrap();
+    assert!(tsv.starts_with("name\tstart\tgoal\tpieces\tmoves\t"));
+    assert_eq!(tsv.lines().count(), 1 + 5);
+    let solved = frontier(&["solve", "--quiet", "--out", "-", str(&out)]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    for bad in [
+        &["generate", "sliding-blocks", "--board", "9x9"][..],
+        &["generate", "ice-tower", "--board", "3x3"],
+        &[
+            "generate",
+            "sliding-blocks",
+            "--board",
+            "3x3",
+            "--pieces",
+            "0",
+        ],
+    ] {
+        let refused = frontier(bad);
+        assert_eq!(refused.status.code(), Some(2), "{bad:?}");
+        assert!(
+            text(&refused.stderr).contains("frontier") || text(&refused.stderr).contains("error")
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use frontier::engine::SearchControl;
-use frontier::engine::bfs::count_reachable;
 use frontier::engine::control::Limits;
+use frontier::engine::explore::count_reachable;
 use frontier::games::golf_peaks::space::GolfSpace;
 use frontier::games::golf_peaks::{GolfPeaks, Level};
 use frontier::games::{Game, Source};

@@ -100,3 +100,35 @@ fn the_repository_puzzles_end_as_designed() {
     assert_eq!(status["already solved"], (Status::Solved, Some(0)));
     assert!(rows.len() >= 14);
 }
+
+/// `frontier analyze` on the Layton set: every level whose whole space it explores within the
+/// budget reports the optimum `solve` proves. Minutes (the largest spaces hold tens of
+/// millions of positions): run with `--ignored`.
+#[test]
+#[ignore]
+fn analyze_reports_the_optimum_solve_proves_on_the_layton_set() {
+    use frontier::harness::analyze::analyze_all;
+    let corpus = common::official("sliding-blocks/layton-puzzles.tsv");
+    let solved = solve(&corpus);
+    let files = frontier::harness::discover::discover(&[corpus], None).unwrap();
+    let tasks = frontier::harness::load_tasks(&files.files).unwrap();
+    let limits = Limits {
+        timeout: Some(std::time::Duration::from_secs(120)),
+        ..Limits::default()
+    };
+    let analyses = analyze_all(&tasks, limits, true);
+    let mut analyzed = 0;
+    for (analysis, row) in analyses.iter().zip(&solved) {
+        assert_eq!(analysis.row.level, row.level);
+        if analysis.row.status == "analyzed" {
+            analyzed += 1;
+            assert_eq!(
+                analysis.row.optimum.map(u64::from),
+                row.moves,
+                "{}",
+                row.level
+            );
+        }
+    }
+    assert!(analyzed >= 23, "{analyzed} of 24 analyzed");
+}

@@ -149,7 +149,7 @@ fn successors_of<P: Space>(
         }
     }
     let mut known = vec![false; stored.len()];
-    visited.probe_batch(batch, |i| known[i as usize] = true);
+    visited.probe_batch(batch, |i, _| known[i as usize] = true);
     stored
         .iter()
         .zip(known)

@@ -262,7 +262,7 @@ fn settle<P: Space>(
                     batch.push(state, 0, None, 0, index);
                 }
                 let mut first = None;
-                other.probe_batch(batch, |index| {
+                other.probe_batch(batch, |index, _| {
                     first = first.min(Some(index)).or(Some(index))
                 });
                 first
@@ -270,58 +270,4 @@ fn settle<P: Space>(
         };
     }
     stored.len() as u64
-}
-
-/// Counts the states reachable from the start, the start included, by exhausting the space.
-/// With `expand_goals` false, goal states are counted but not expanded (the reachable set of a
-/// game that ends at its goal). Returns the limit instead when `ctl` stops the search first.
-pub fn count_reachable<P: Space>(
-    space: &P,
-    expand_goals: bool,
-    ctl: &SearchControl,
-) -> Result<u64, Limit> {
-    /// `space` with no goal, so that breadth-first search exhausts it.
-    struct Exhaustive<'a, P> {
-        space: &'a P,
-        expand_goals: bool,
-    }
-    impl<P: Space> Space for Exhaustive<'_, P> {
-        type State = P::State;
-        fn start(&self) -> P::State {
-            self.space.start()
-        }
-        const TAGS_MOVES: bool = P::TAGS_MOVES;
-        fn successors(&self, state: &P::State, came_by: Option<u8>, out: &mut Vec<P::State>) {
-            if self.expand_goals || !self.space.is_goal(state) {
-                self.space.successors(state, came_by, out);
-            }
-        }
-        fn move_tag(&self, state: &P::State, parent: &P::State) -> Option<u8> {
-            self.space.move_tag(state, parent)
-        }
-        fn is_goal(&self, _: &P::State) -> bool {
-            false
-        }
-        fn canonical(&self, state: P::State) -> P::State {
-            self.space.canonical(state)
-        }
-        fn reversible(&self) -> bool {
-            // Goals left unexpanded would be dead ends.
-            self.expand_goals && self.space.reversible()
-        }
-        fn state_bytes(&self) -> usize {
-            self.space.state_bytes()
-        }
-    }
-    let before = ctl.states();
-    match bfs(
-        &Exhaustive {
-            space,
-            expand_goals,
-        },
-        ctl,
-    ) {
-        SearchOutcome::Stopped(limit) => Err(limit),
-        _ => Ok(ctl.states() - before),
-    }
 }

@@ -9,6 +9,8 @@
 //!   and its variant that expands the likeliest last-move states first.
 //! - [`bidirectional`]: parallel BFS from both ends, for reversible spaces with one goal state.
 //! - [`beam`]: beams that keep the best states of each layer: solutions without proof, fast.
+//! - [`explore`]: whole-space BFS from one start or many sources, its layers, shortest-path
+//!   counts, and a level's analysis (`frontier analyze`, `frontier generate`).
 //! - [`bounded`]: a move budget laid over a space, so a known solution prunes an optimal search.
 //! - [`arena`] and [`visited`]: every state stored once, and the concurrent set of its index.
 //! - [`control`]: limits, live progress counters and the result type shared by both.
@@ -20,6 +22,7 @@ pub mod bfs;
 pub mod bidirectional;
 pub mod bounded;
 pub mod control;
+pub mod explore;
 pub mod visited;
 
 use std::hash::Hash;

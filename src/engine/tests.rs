@@ -6,9 +6,10 @@ use rayon::ThreadPoolBuilder;
 
 use super::astar::{self, astar};
 use super::beam;
-use super::bfs::{self, bfs, count_reachable};
+use super::bfs::{self, bfs};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
+use super::explore::{self, count_reachable};
 use super::{Bounded, Limit, SearchControl, SearchOutcome, Space};
 
 /// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.
@@ -852,4 +853,112 @@ fn reversible_spaces_rebuild_paths_without_parents_beyond_256_moves() {
             }
         }
     }
+}
+
+/// Counts the shortest solutions of `space` by brute force: every sequence of moves from the
+/// start (distinct successor states at each step, no move tags), depth first, one length after
+/// another until some end on a goal. Returns the optimum and how many such sequences reach a
+/// goal; `None` beyond `max` moves.
+pub(crate) fn brute_force_shortest_solutions<P: Space>(space: &P, max: u32) -> Option<(u32, u64)> {
+    fn walk<P: Space>(space: &P, state: P::State, left: u32) -> u64 {
+        if left == 0 {
+            return u64::from(space.is_goal(&state));
+        }
+        if space.is_goal(&state) {
+            return 0;
+        }
+        let mut next = Vec::new();
+        space.successors(&state, None, &mut next);
+        let mut distinct: Vec<P::State> = Vec::new();
+        for n in next.into_iter().map(|n| space.canonical(n)) {
+            if !distinct.contains(&n) {
+                distinct.push(n);
+            }
+        }
+        distinct.into_iter().map(|n| walk(space, n, left - 1)).sum()
+    }
+    let start = space.canonical(space.start());
+    (0..=max)
+        .map(|moves| (moves, walk(space, start, moves)))
+        .find(|&(_, count)| count > 0)
+}
+
+#[test]
+fn exploring_the_eight_puzzle_from_its_goal_gives_every_layer() {
+    for threads in [1, 4] {
+        let space = EightPuzzle::new(SOLVED, false);
+        let ctl = SearchControl::unlimited();
+        let analysis = with_threads(threads, || explore::analyze(&space, true, &ctl)).unwrap();
+        assert_eq!(analysis.states(), 181_440);
+        assert_eq!(analysis.eccentricity(), 31);
+        assert_eq!(analysis.layers.last(), Some(&2));
+        assert_eq!(analysis.layers[..4], [1, 2, 4, 8]);
+        assert_eq!((analysis.goals, analysis.optimum), (1, Some(0)));
+        assert_eq!(analysis.optimal_paths, 1);
+        // One of the two hardest positions, the same on every run.
+        let hardest = [pack(HARDEST), pack([6, 4, 7, 8, 5, 0, 3, 2, 1])];
+        assert!(hardest.contains(&analysis.farthest));
+    }
+}
+
+#[test]
+fn a_multi_source_search_puts_every_source_at_depth_zero() {
+    let space = EightPuzzle::new(SOLVED, false);
+    let ctl = SearchControl::unlimited();
+    let sources = [pack(SOLVED), pack(HARDEST), pack(SOLVED)];
+    let both = explore::explore(&space, &sources, true, &ctl).unwrap();
+    assert_eq!(both.layers()[0], 2, "equal sources are one state");
+    assert_eq!(both.states(), 181_440);
+    assert!(both.eccentricity() < 31);
+    // Every state is as far as the nearer source: the hardest position is in layer 0.
+    assert!(both.layer(0).any(|s| s == pack(HARDEST)));
+}
+
+#[test]
+fn shortest_path_counts_agree_with_a_brute_force() {
+    let from_goal = explore::explore(
+        &EightPuzzle::new(SOLVED, false),
+        &[pack(SOLVED)],
+        true,
+        &SearchControl::unlimited(),
+    )
+    .unwrap();
+    for depth in [1, 6, 11, 14] {
+        // The smallest state of the layer: the same on every run.
+        let start = from_goal.layer(depth).min().unwrap();
+        let space = EightPuzzle {
+            start,
+            ..EightPuzzle::new(SOLVED, false)
+        };
+        let analysis = explore::analyze(&space, true, &SearchControl::unlimited()).unwrap();
+        let brute = brute_force_shortest_solutions(&space, depth);
+        assert_eq!(
+            Some((analysis.optimum.unwrap(), analysis.optimal_paths)),
+            brute,
+            "{depth}"
+        );
+        assert!(analysis.optimal_paths >= 1);
+    }
+}
+
+#[test]
+fn a_move_budget_ends_the_exploration_and_a_limit_stops_it() {
+    let puzzle = EightPuzzle::new(SOLVED, false);
+    let space = Bounded {
+        space: &puzzle,
+        max_depth: 5,
+    };
+    let ctl = SearchControl::unlimited();
+    let analysis = explore::analyze(&space, true, &ctl).unwrap();
+    assert_eq!(analysis.eccentricity(), 5);
+    assert_eq!(analysis.layers, [1, 2, 4, 8, 16, 20]);
+    let limits = Limits {
+        max_states: Some(1_000),
+        ..Limits::default()
+    };
+    let space = EightPuzzle::new(SOLVED, false);
+    assert_eq!(
+        explore::analyze(&space, true, &SearchControl::new(limits)).map(|a| a.states()),
+        Err(Limit::States(1_000))
+    );
 }

@@ -262,13 +262,29 @@ impl<S: Pod + Eq + Hash> Visited<S> {
 
     /// Stores the start state (index 0, its own parent, depth 0).
     pub fn insert_root(&self, state: S) -> u32 {
-        assert!(self.is_empty(), "the root is the first state");
+        self.insert_roots(std::slice::from_ref(&state));
+        0
+    }
+
+    /// Stores the starts of a search (depth 0, no parent) at the first indices, each once,
+    /// and returns how many were stored. Indices left over by equal starts stay holes.
+    pub fn insert_roots(&self, states: &[S]) -> u64 {
+        assert!(self.is_empty(), "the roots are the first states");
+        assert!(!states.is_empty(), "a search starts somewhere");
         let mut batch = Batch::new();
-        batch.reserved = self.arena.reserve(1);
-        batch.push(state, u32::MAX, None, 0, 0);
-        let mut root = None;
-        self.insert_batch(&mut batch, |_, index, _, _| root = Some(index));
-        root.expect("an empty set stores its first state")
+        batch.reserved = self
+            .arena
+            .reserve(states.len().min(u32::MAX as usize) as u32);
+        let mut stored = 0;
+        for chunk in states.chunks(BATCH) {
+            for &state in chunk {
+                batch.push(state, u32::MAX, None, 0, 0);
+            }
+            self.insert_batch(&mut batch, |_, _, _, _| stored += 1);
+        }
+        self.arena
+            .release(std::mem::replace(&mut batch.reserved, 0..0));
+        stored
     }
 
     #[inline]
@@ -351,16 +367,17 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         batch.candidates.clear();
     }
 
-    /// Calls `found(token)` for every candidate of `batch` that is stored, and empties the batch:
-    /// many lookups at once, with their memory misses overlapped as in [`Self::insert_batch`].
-    pub fn probe_batch(&self, batch: &mut Batch<S>, mut found: impl FnMut(u32)) {
+    /// Calls `found(token, index)` for every candidate of `batch` that is stored (at `index`),
+    /// and empties the batch: many lookups at once, with their memory misses overlapped as in
+    /// [`Self::insert_batch`].
+    pub fn probe_batch(&self, batch: &mut Batch<S>, mut found: impl FnMut(u32, u32)) {
         let starts = self.group_by_shard(batch);
         for shard in 0..SHARDS {
             let group = &mut batch.by_shard[starts[shard]..starts[shard + 1]];
             if !group.is_empty() {
                 self.probe_group(shard, &batch.candidates, group, |index, c| {
-                    if index.is_some() {
-                        found(c.token);
+                    if let Some(index) = index {
+                        found(c.token, index);
                     }
                     false
                 });

@@ -15,7 +15,8 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::engine::SearchControl;
+use crate::engine::explore::Analysis;
+use crate::engine::{Limit, SearchControl};
 use crate::show::Frame;
 
 /// The games frontier knows, by their command-line ids.
@@ -167,6 +168,10 @@ pub struct Replay {
     pub verdict: Option<Result<Verdict, String>>,
 }
 
+/// What `frontier analyze` measured of a level's whole space, or the limit that stopped it.
+/// The analysis's farthest position is a level file of the game, where it writes one.
+pub type Analyzed = Result<Analysis<Option<String>>, Limit>;
+
 /// What the harness needs from a game.
 pub trait Game: 'static {
     const ID: GameId;
@@ -192,6 +197,12 @@ pub trait Game: 'static {
 
     /// Searches the level, reporting progress and obeying limits through `ctl`.
     fn solve(level: &Self::Level, ctl: &SearchControl) -> Answer;
+
+    /// Explores the whole space reachable from the level's start ([`crate::engine::explore`]);
+    /// `None` for a game whose answer is not a shortest path in a space of its own.
+    fn analyze(_level: &Self::Level, _ctl: &SearchControl) -> Option<Analyzed> {
+        None
+    }
 
     /// Replays a solution with the rules alone, no search.
     fn check(level: &Self::Level, solution: &str) -> Result<Verdict, String>;

@@ -8,11 +8,15 @@
 //! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
 //! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
 //! - [`gallery`]: the report's animations of every solved level.
+//! - [`analyze`]: `frontier analyze`, each level's whole space measured, its rows and layers.
+//! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles.
 
+pub mod analyze;
 pub mod batch;
 pub mod compare;
 pub mod discover;
 pub mod gallery;
+pub mod generate;
 pub mod provenance;
 pub mod registry;
 pub mod report;
@@ -26,7 +30,7 @@ use registry::LevelTask;
 use results::Row;
 
 use crate::engine::SearchControl;
-use crate::games::{GameId, Replay, Source, Verdict};
+use crate::games::{Analyzed, GameId, Replay, Source, Verdict};
 
 /// Parses every file into its levels, in order; a file that could not be read is one level
 /// that ends as an `error` row.
@@ -127,6 +131,10 @@ impl LevelTask for Unreadable {
 
     fn solve(&self, _ctl: &SearchControl) -> Row {
         Row::error(self.game.as_str(), &self.name, self.detail.clone())
+    }
+
+    fn analyze(&self, _ctl: &SearchControl) -> Result<Option<Analyzed>, String> {
+        Err(self.detail.clone())
     }
 
     fn check(&self, _solution: &str) -> Result<Verdict, String> {

@@ -14,7 +14,9 @@ use crate::games::golf_peaks::GolfPeaks;
 use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
-use crate::games::{Answer, Game, GameId, LevelEntry, LevelError, Replay, Source, Verdict};
+use crate::games::{
+    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, Replay, Source, Verdict,
+};
 
 /// A game's file recognition and loading, as plain functions.
 #[derive(Clone, Copy)]
@@ -61,6 +63,9 @@ pub trait LevelTask: Send + Sync {
     fn name(&self) -> &str;
     /// Solves the level, re-checks the solution with the simulator alone, and returns its row.
     fn solve(&self, ctl: &SearchControl) -> Row;
+    /// Explores the level's whole space (`frontier analyze`): `Ok(None)` where the game has no
+    /// such space, `Err` for a level that could not be read.
+    fn analyze(&self, ctl: &SearchControl) -> Result<Option<Analyzed>, String>;
     /// Replays a solution (`frontier check`).
     fn check(&self, solution: &str) -> Result<Verdict, String>;
     /// Draws the level, and a solution replayed step by step (`frontier show`).
@@ -156,6 +161,13 @@ impl<G: Game> LevelTask for Task<G> {
     fn check(&self, solution: &str) -> Result<Verdict, String> {
         match &self.level {
             Ok(level) => G::check(level, solution),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn analyze(&self, ctl: &SearchControl) -> Result<Option<Analyzed>, String> {
+        match &self.level {
+            Ok(level) => Ok(G::analyze(level, ctl)),
             Err(e) => Err(e.to_string()),
         }
     }

@@ -22,8 +22,9 @@ use std::path::Path;
 
 use space::GolfSpace;
 
+use crate::engine::explore::analyze;
 use crate::engine::{SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::bfs;
 
 pub use level::Level;
@@ -82,6 +83,13 @@ impl Game for GolfPeaks {
             SearchOutcome::Exhausted => Answer::Unsolvable,
             SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
         }
+    }
+
+    fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
+        // Every legal play (no pruning), and the ball in the hole ends the level.
+        let analyzed =
+            GolfSpace::exhaustive(level, ctl).and_then(|space| analyze(&space, false, ctl));
+        Some(analyzed.map(|a| a.map(|_| None)))
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {

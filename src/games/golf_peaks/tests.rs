@@ -6,8 +6,8 @@ use std::path::Path;
 use super::rules::{Corner, Dir, Illegal, Position, Reason};
 use super::space::GolfSpace;
 use super::{GolfPeaks, Level};
-use crate::engine::bfs::count_reachable;
 use crate::engine::control::Limits;
+use crate::engine::explore::count_reachable;
 use crate::engine::{SearchControl, Space};
 use crate::games::{Answer, Game, LevelError, Source};
 
@@ -673,4 +673,24 @@ fn a_level_that_cannot_be_won_is_unsolvable_and_limits_stop_the_search() {
         GolfPeaks::solve(&l, &limited),
         Answer::Limit(why) if why.contains("max-states")
     ));
+}
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    for text in [
+        "4x1\n0,ball 0,flag 0 0\n\n2- 1-",
+        "4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/",
+        "3x2\n0,ball 0,warp x\nx 7,warp 7,flag\n\n1- 1-",
+        "3x3\n0,ball 0 0\n0 0 0\n0 0 0,flag\n\n1- 1- 2- 2- 1/",
+    ] {
+        let l = level(text);
+        let analysis = GolfPeaks::analyze(&l, &SearchControl::unlimited())
+            .expect("golf-peaks has a space")
+            .expect("no limits");
+        let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
+        let brute = crate::engine::tests::brute_force_shortest_solutions(&space, 5);
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, brute, "{text}");
+        assert_eq!(analysis.states(), reachable(&space), "{text}");
+    }
 }

@@ -45,8 +45,8 @@ use space::IceSpace;
 use crate::distributed::Portable;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
-use crate::engine::{Bounded, Limit, SearchControl, SearchOutcome, Space};
-use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::engine::{Bounded, Limit, SearchControl, SearchOutcome, Space, explore};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 
 pub struct IceTower;
@@ -72,28 +72,11 @@ impl Game for IceTower {
     }
 
     fn solve(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
-        let keys = key_layout(puzzle);
-        if puzzle.grid.has_arrows() {
-            // Arrow levels are small: one board size, three key sizes.
-            return match keys.words() {
-                1..=2 => solve_arrows::<2>(puzzle, ctl),
-                3..=4 => solve_arrows::<4>(puzzle, ctl),
-                _ => solve_arrows::<13>(puzzle, ctl),
-            };
-        }
-        // Board words N and key words K: K is at most 3N+1 (a key holds regular ice, golden ice
-        // and fires, each at most a board set, and the magician), so four sizes per N cover
-        // all; a smaller K takes the first size that fits.
-        let (n, k) = (Numbering::new(&puzzle.grid).words(), keys.words());
-        macro_rules! by_size {
-            ($(($n:literal, $($k:literal)*))*) => {
-                match (n, k) {
-                    $($((n, k) if n == $n && k <= $k => solve_packed::<$n, $k>(puzzle, ctl),)*)*
-                    _ => unreachable!("a 20x14 level needs at most 4 board words"),
-                }
-            };
-        }
-        by_size!((1, 1 2 3 4) (2, 2 3 4 7) (3, 3 4 5 10) (4, 4 5 6 13))
+        with_space(puzzle, Solve { ctl })
+    }
+
+    fn analyze(puzzle: &Puzzle, ctl: &SearchControl) -> Option<Analyzed> {
+        Some(with_space(puzzle, Analyze { ctl }))
     }
 
     fn check(puzzle: &Puzzle, solution: &str) -> Result<Verdict, String> {
@@ -123,16 +106,93 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
     KeyLayout::new(&puzzle.grid, &num, golden, fires)
 }
 
-/// Optimal A* over the packed space with `N`-word boards and `K`-word keys.
-fn solve_packed<const N: usize, const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
-    let space = IceSpace::<N, K>::new(puzzle);
-    solve_space(&space, ctl, |path| space.pushes_of(path))
+/// Something to do with a level's search space, whatever its packed types: the packed space
+/// of levels without arrows, or the simulator's space of levels with arrows.
+trait WithSpace {
+    type Output;
+    /// Runs on `space`, whose paths `pushes_of` turns into pushes.
+    fn run<P: Space>(
+        self,
+        space: &P,
+        pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
+    ) -> Self::Output
+    where
+        P::State: Portable;
 }
 
-/// Optimal A* over the simulator's space, the magician's exact cell kept (X8).
-fn solve_arrows<const K: usize>(puzzle: &Puzzle, ctl: &SearchControl) -> Answer {
-    let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
-    solve_space(&space, ctl, |path| space.pushes_of(path))
+/// Builds the level's space with the smallest board and key words that fit and hands it to
+/// `user`: the simulator's space, the magician's exact cell kept (X8), for levels with arrows,
+/// else the packed space with `N`-word boards and `K`-word keys.
+fn with_space<U: WithSpace>(puzzle: &Puzzle, user: U) -> U::Output {
+    fn packed<const N: usize, const K: usize, U: WithSpace>(puzzle: &Puzzle, user: U) -> U::Output {
+        let space = IceSpace::<N, K>::new(puzzle);
+        user.run(&space, |path| space.pushes_of(path))
+    }
+    fn arrows<const K: usize, U: WithSpace>(puzzle: &Puzzle, user: U) -> U::Output {
+        let space = SimSpace::<MAX_WORDS, K>::new(puzzle, true);
+        user.run(&space, |path| space.pushes_of(path))
+    }
+    let keys = key_layout(puzzle);
+    if puzzle.grid.has_arrows() {
+        // Arrow levels are small: one board size, three key sizes.
+        return match keys.words() {
+            1..=2 => arrows::<2, U>(puzzle, user),
+            3..=4 => arrows::<4, U>(puzzle, user),
+            _ => arrows::<13, U>(puzzle, user),
+        };
+    }
+    // Board words N and key words K: K is at most 3N+1 (a key holds regular ice, golden ice
+    // and fires, each at most a board set, and the magician), so four sizes per N cover
+    // all; a smaller K takes the first size that fits.
+    let (n, k) = (Numbering::new(&puzzle.grid).words(), keys.words());
+    macro_rules! by_size {
+        ($(($n:literal, $($k:literal)*))*) => {
+            match (n, k) {
+                $($((n, k) if n == $n && k <= $k => packed::<$n, $k, U>(puzzle, user),)*)*
+                _ => unreachable!("a 20x14 level needs at most 4 board words"),
+            }
+        };
+    }
+    by_size!((1, 1 2 3 4) (2, 2 3 4 7) (3, 3 4 5 10) (4, 4 5 6 13))
+}
+
+/// Solving, in the three steps of [`solve_space`].
+struct Solve<'a> {
+    ctl: &'a SearchControl,
+}
+
+impl WithSpace for Solve<'_> {
+    type Output = Answer;
+    fn run<P: Space>(
+        self,
+        space: &P,
+        pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
+    ) -> Answer
+    where
+        P::State: Portable,
+    {
+        solve_space(space, self.ctl, pushes_of)
+    }
+}
+
+/// Exploring every state reachable from the start (`frontier analyze`).
+struct Analyze<'a> {
+    ctl: &'a SearchControl,
+}
+
+impl WithSpace for Analyze<'_> {
+    type Output = Analyzed;
+    fn run<P: Space>(
+        self,
+        space: &P,
+        _: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
+    ) -> Analyzed
+    where
+        P::State: Portable,
+    {
+        // The last fire put out ends the level.
+        explore::analyze(space, false, self.ctl).map(|a| a.map(|_| None))
+    }
 }
 
 /// The width of the beam that looks for a first solution before the optimal search.

@@ -613,3 +613,33 @@ fn the_golden_pattern_table_holds_exact_abstract_distances() {
     assert_eq!(space.heuristic(&space.start()), None);
     assert!(matches!(solve(room), Answer::Unsolvable));
 }
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    struct BruteForce;
+    impl super::WithSpace for BruteForce {
+        type Output = Option<(u32, u64)>;
+        fn run<P: Space>(
+            self,
+            space: &P,
+            _: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
+        ) -> Self::Output
+        where
+            P::State: crate::distributed::Portable,
+        {
+            crate::engine::tests::brute_force_shortest_solutions(space, 6)
+        }
+    }
+    for rows in [
+        "####### / #@%*  # / #   % # / #######",
+        "######## / #@ %   # / # % % *# / #   *  # / ########",
+        "###### / #@% v# / #### # / ####*# / ######",
+    ] {
+        let p = puzzle(rows);
+        let analysis = IceTower::analyze(&p, &SearchControl::unlimited())
+            .expect("ice-tower has a space")
+            .expect("no limits");
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, super::with_space(&p, BruteForce), "{rows}");
+    }
+}

@@ -27,8 +27,9 @@ use std::path::Path;
 
 use space::{CaptureSpace, Reductions};
 
+use crate::engine::explore::analyze;
 use crate::engine::{SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::ordered_astar;
 
 pub use level::Level;
@@ -58,6 +59,12 @@ impl Game for PuzzleQuest {
 
     fn solve(level: &Level, ctl: &SearchControl) -> Answer {
         solve_with(level, Reductions::default(), ctl)
+    }
+
+    fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
+        let space = CaptureSpace::new(level, Reductions::default());
+        // A cleared board ends the level.
+        Some(analyze(&space, false, ctl).map(|a| a.map(|_| None)))
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {

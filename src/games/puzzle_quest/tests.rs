@@ -811,3 +811,22 @@ fn reductions_never_change_the_optimum_on_random_boards() {
         );
     }
 }
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    let boards: [&[&str]; 3] = [
+        &["_rr_____", "_yrr____", "yryr____"],
+        &["_rr_____", "_yrr____", "yryrbb_b"],
+        &["rr_r____", "gb_y____", "ggbb_b__"],
+    ];
+    for rows in boards {
+        let level = level_of(grid(rows), None);
+        let analysis = PuzzleQuest::analyze(&level, &SearchControl::unlimited())
+            .expect("puzzle-quest has a space")
+            .expect("no limits");
+        let space = CaptureSpace::new(&level, Reductions::default());
+        let brute = crate::engine::tests::brute_force_shortest_solutions(&space, 6);
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, brute, "{rows:?}");
+    }
+}

@@ -8,6 +8,7 @@
 
 pub mod bits;
 pub mod draw;
+pub mod generate;
 pub mod level;
 pub mod notation;
 pub mod rules;
@@ -19,9 +20,9 @@ use bits::{Bits, Wide};
 use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
-use crate::engine::bfs::count_reachable;
+use crate::engine::explore::{analyze, count_reachable};
 use crate::engine::{Limit, SearchControl, SearchOutcome};
-use crate::games::{Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 use crate::search::bidirectional;
 
@@ -89,6 +90,16 @@ impl Game for SlidingBlocks {
         )
     }
 
+    fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
+        Some(with_space(
+            level,
+            Analyze {
+                puzzle: &level.puzzle,
+                ctl,
+            },
+        ))
+    }
+
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {
         notation::replay(&level.puzzle, solution).map(Verdict::moves)
     }
@@ -147,6 +158,22 @@ impl WithSpace for Solve<'_> {
             SearchOutcome::Exhausted => Answer::Unsolvable,
             SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
         }
+    }
+}
+
+/// Exploring every position reachable from the start (`frontier analyze`); the farthest one
+/// becomes a one-puzzle `.txt` file with the level's goal.
+struct Analyze<'a> {
+    puzzle: &'a Puzzle,
+    ctl: &'a SearchControl,
+}
+
+impl WithSpace for Analyze<'_> {
+    type Output = Analyzed;
+    fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Analyzed {
+        // Positions go on after the goal: a puzzle's space includes what lies beyond it.
+        analyze(&space, true, self.ctl)
+            .map(|a| a.map(|farthest| Some(space.level_file(self.puzzle, &farthest))))
     }
 }
 

@@ -342,9 +342,9 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
             .then_some(self.goal_value)
     }
 
-    /// The canonical key of a concrete position (an anchor per block): each group of
-    /// interchangeable blocks sorted.
-    fn key_of(&self, anchors: &[u32]) -> Key<N> {
+    /// The canonical key of a concrete position (an anchor per block, in the puzzle's block
+    /// order): each group of interchangeable blocks sorted.
+    pub fn key_of(&self, anchors: &[u32]) -> Key<N> {
         let placement = |slot: usize| {
             let block = self.layout.slot_block[slot];
             self.shapes[self.slots[slot].shape].placement_of[anchors[block] as usize]
@@ -363,6 +363,63 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
             }
         }
         key
+    }
+
+    /// The anchor of every block in `state`, in the puzzle's block order (blocks of one
+    /// interchangeable group in any order among themselves).
+    pub fn anchors(&self, state: &Key<N>) -> Vec<u32> {
+        let mut anchors = vec![0; self.slots.len()];
+        for (slot, s) in self.slots.iter().enumerate() {
+            anchors[self.layout.slot_block[slot]] =
+                self.shapes[s.shape].anchor_of[state.get(s.field) as usize];
+        }
+        anchors
+    }
+
+    /// `state` as a one-puzzle `.txt` file (docs/sliding-blocks.md): its grid, an empty line,
+    /// and the puzzle's goal grid. Off-board cells are spaces.
+    pub fn level_file(&self, puzzle: &Puzzle, state: &Key<N>) -> String {
+        let stride = self.layout.stride;
+        let draw = |at: &dyn Fn(usize) -> Vec<usize>, goals_only: bool| {
+            let mut grid: Vec<char> = (0..self.layout.grid)
+                .map(|i| if self.board.contains(i) { '.' } else { ' ' })
+                .collect();
+            for (b, block) in puzzle.blocks.iter().enumerate() {
+                if !goals_only || block.is_goal() {
+                    for cell in at(b) {
+                        grid[cell] = block.name;
+                    }
+                }
+            }
+            grid.chunks(stride)
+                .map(|row| row.iter().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let anchors = self.anchors(state);
+        let placed = |b: usize| {
+            let shape = self.shape_of_block(b);
+            shape
+                .offsets
+                .iter()
+                .map(|o| anchors[b] as usize + o)
+                .collect()
+        };
+        let target = |b: usize| {
+            let block = &puzzle.blocks[b];
+            let to = block.target.unwrap_or(Cell::ZERO);
+            let index = |c: Cell| c.row as usize * stride + c.col as usize;
+            block.cells.iter().map(|&c| index(c.plus(to))).collect()
+        };
+        format!("{}\n\n{}\n", draw(&placed, false), draw(&target, true))
+    }
+
+    /// The anchor of the first goal block in `state`, if the puzzle has one (goal blocks hold
+    /// the first slots).
+    #[inline]
+    pub fn first_goal_anchor(&self, state: &Key<N>) -> Option<u32> {
+        let slot = self.slots.first().filter(|s| s.target.is_some())?;
+        Some(self.shapes[slot.shape].anchor_of[state.get(slot.field) as usize])
     }
 
     /// `state` with the block of `slot` moved to placement `to`, its group kept sorted (spec

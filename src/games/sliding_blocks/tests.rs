@@ -323,3 +323,31 @@ fn the_move_tag_names_the_block_that_moved() {
     );
     assert!(walked > 1000, "{walked} positions");
 }
+
+#[test]
+fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
+    struct BruteForce;
+    impl WithSpace for BruteForce {
+        type Output = Option<(u32, u64)>;
+        fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Self::Output {
+            crate::engine::tests::brute_force_shortest_solutions(&space, 12)
+        }
+    }
+    for (start, goal) in [
+        (" A..\naab.\n .bc", " ...\n....\n .A."),
+        ("A.B\n...", "B.A\n..."),
+        ("Ab.\ncdd\n.dd", "...\n...\n..A"),
+        ("A.b\nccb\nc..", "...\n...\n..A"),
+    ] {
+        let l = level(start, goal);
+        let analysis = SlidingBlocks::analyze(&l, &SearchControl::unlimited())
+            .expect("sliding-blocks has a space")
+            .expect("no limits");
+        let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
+        assert_eq!(analyzed, with_space(&l, BruteForce), "{start}");
+        // The farthest position is a level file of the same puzzle.
+        let farthest = analysis.farthest.expect("a level file");
+        let (far_start, far_goal) = farthest.split_once("\n\n").unwrap();
+        assert_eq!(level(far_start, far_goal).puzzle.board, l.puzzle.board);
+    }
+}

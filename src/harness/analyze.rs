@@ -1,0 +1,203 @@
+//! `frontier analyze`: each level's whole reachable space explored ([`crate::engine::explore`])
+//! and measured, one CSV row per level, and optionally the size of every BFS layer.
+//!
+//! Levels run one at a time, each with every thread and its own limits (`--max-states`,
+//! `--timeout`); a limit gives a `limit` row. The CSVs are written whole, like `solve`'s
+//! results (temporary file and rename).
+
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use super::registry::LevelTask;
+use crate::engine::SearchControl;
+use crate::engine::control::Limits;
+
+/// One level's row of the analysis CSV.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnalysisRow {
+    pub game: String,
+    pub level: String,
+    /// `analyzed`, `limit` (a limit stopped the exploration) or `error` (the level could not
+    /// be read, or its game has no space to explore).
+    pub status: &'static str,
+    /// States reachable from the start, the start included (as far as the search got, for a
+    /// `limit` row).
+    pub states: u64,
+    /// The distance of the farthest reachable state.
+    pub eccentricity: Option<u32>,
+    /// Goal states among them.
+    pub goals: Option<u64>,
+    /// The fewest moves to a goal (empty: none is reachable).
+    pub optimum: Option<u32>,
+    /// Distinct optimal solutions: shortest paths of states from the start to a goal (moves
+    /// that lead to the same state are one); 18446744073709551615 means at least that many.
+    pub optimal_solutions: Option<u64>,
+    #[serde(serialize_with = "three_decimals")]
+    pub millis: f64,
+    #[serde(serialize_with = "one_decimal")]
+    pub bytes_per_state: f64,
+    pub detail: String,
+}
+
+/// One record of the layers CSV: how many states lie `distance` moves from the start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LayerRow {
+    pub game: String,
+    pub level: String,
+    pub distance: u32,
+    pub states: u64,
+}
+
+/// What `analyze` found for one level.
+pub struct LevelAnalysis {
+    pub row: AnalysisRow,
+    /// States per layer (empty unless analyzed).
+    pub layers: Vec<u64>,
+    /// The farthest state as a level file, where the game writes one.
+    pub farthest: Option<String>,
+}
+
+fn three_decimals<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{value:.3}"))
+}
+
+fn one_decimal<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{value:.1}"))
+}
+
+/// Explores one level under `limits`.
+pub fn analyze_level(task: &dyn LevelTask, limits: Limits) -> LevelAnalysis {
+    let ctl = SearchControl::new(limits);
+    let started = Instant::now();
+    let analyzed = task.analyze(&ctl);
+    let millis = started.elapsed().as_secs_f64() * 1e3;
+    let stats = ctl.stats();
+    let mut row = AnalysisRow {
+        game: task.game().to_string(),
+        level: task.name().to_string(),
+        status: "error",
+        states: stats.states,
+        eccentricity: None,
+        goals: None,
+        optimum: None,
+        optimal_solutions: None,
+        millis,
+        bytes_per_state: if stats.states == 0 {
+            0.0
+        } else {
+            stats.peak_bytes as f64 / stats.states as f64
+        },
+        detail: String::new(),
+    };
+    let (mut layers, mut farthest) = (Vec::new(), None);
+    match analyzed {
+        Err(why) => row.detail = format!("{why} (the format: docs/{}.md)", row.game),
+        Ok(None) => {
+            row.detail = format!(
+                "{} has no space of positions to explore (its answer is a program)",
+                row.game
+            )
+        }
+        Ok(Some(Err(limit))) => {
+            row.status = "limit";
+            row.detail = limit.to_string();
+        }
+        Ok(Some(Ok(analysis))) => {
+            row.status = "analyzed";
+            row.states = analysis.states();
+            row.eccentricity = Some(analysis.eccentricity());
+            row.goals = Some(analysis.goals);
+            row.optimum = analysis.optimum;
+            row.optimal_solutions = Some(analysis.optimal_paths);
+            if stats.states > 0 {
+                row.bytes_per_state = stats.peak_bytes as f64 / analysis.states() as f64;
+            }
+            farthest = analysis.farthest;
+            layers = analysis.layers;
+        }
+    }
+    LevelAnalysis {
+        row,
+        layers,
+        farthest,
+    }
+}
+
+/// Explores every level in turn, with a progress bar over the levels unless `quiet`.
+pub fn analyze_all(
+    tasks: &[Box<dyn LevelTask>],
+    limits: Limits,
+    quiet: bool,
+) -> Vec<LevelAnalysis> {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar =
+            ProgressBar::with_draw_target(Some(tasks.len() as u64), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} levels {msg}")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(500));
+        bar
+    };
+    let analyses = tasks
+        .iter()
+        .map(|task| {
+            bar.set_message(task.name().to_string());
+            let analysis = analyze_level(task.as_ref(), limits);
+            bar.inc(1);
+            analysis
+        })
+        .collect();
+    bar.finish_and_clear();
+    analyses
+}
+
+/// A CSV of serialisable records, header first (an empty list: no header).
+fn to_csv<R: Serialize>(records: impl IntoIterator<Item = R>) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for record in records {
+        writer
+            .serialize(record)
+            .expect("writing to memory cannot fail");
+    }
+    String::from_utf8(writer.into_inner().expect("writing to memory cannot fail"))
+        .expect("the fields are text")
+}
+
+/// The analysis CSV: one row per level.
+pub fn rows_csv(analyses: &[LevelAnalysis]) -> String {
+    to_csv(analyses.iter().map(|a| &a.row))
+}
+
+/// The layers CSV: one row per layer of every analyzed level.
+pub fn layers_csv(analyses: &[LevelAnalysis]) -> String {
+    to_csv(analyses.iter().flat_map(|a| {
+        a.layers.iter().enumerate().map(|(d, &states)| LayerRow {
+            game: a.row.game.clone(),
+            level: a.row.level.clone(),
+            distance: d as u32,
+            states,
+        })
+    }))
+}
+
+/// A file name for a level's farthest position: its name with path separators and control
+/// characters replaced.
+pub fn farthest_file_name(level: &str) -> String {
+    let name: String = level
+        .chars()
+        .map(|c| {
+            if c == '/' || c == '\\' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    format!("{name}.txt")
+}

@@ -1,0 +1,255 @@
+//! `frontier generate sliding-blocks` against an independent brute force: every arrangement of
+//! a small board is a start, solved by a plain BFS of its own (own arrangements, own moves, own
+//! goal test), and the hardest start per piece count must be what `generate` reports. Also
+//! the generated rows re-proven by `solve`, and Bickford's bandaged 15-puzzle (131 moves).
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+
+use frontier::engine::control::Limits;
+use frontier::games::sliding_blocks::generate::{Board, Goal};
+use frontier::harness::generate::{GenerateOptions, generate, to_tsv};
+use frontier::harness::results::Status;
+use frontier::harness::solve_paths;
+
+/// A position: the goal piece's cells and the other pieces' cells, sorted (equal shapes are
+/// interchangeable, so only the set of masks matters).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Position {
+    goal: u64,
+    others: Vec<u64>,
+}
+
+struct Brute {
+    width: usize,
+    height: usize,
+}
+
+impl Brute {
+    fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    fn connected(&self, mask: u64) -> bool {
+        let first = mask.trailing_zeros() as usize;
+        let mut seen = 1u64 << first;
+        let mut stack = vec![first];
+        while let Some(c) = stack.pop() {
+            let (r, col) = (c / self.width, c % self.width);
+            let mut next = Vec::new();
+            if r > 0 {
+                next.push(c - self.width);
+            }
+            if r + 1 < self.height {
+                next.push(c + self.width);
+            }
+            if col > 0 {
+                next.push(c - 1);
+            }
+            if col + 1 < self.width {
+                next.push(c + 1);
+            }
+            for n in next {
+                if mask >> n & 1 == 1 && seen >> n & 1 == 0 {
+                    seen |= 1 << n;
+                    stack.push(n);
+                }
+            }
+        }
+        seen == mask
+    }
+
+    /// Every arrangement: each cell empty or in a piece; pieces labelled in order of first
+    /// cell (a restricted growth string), kept when every piece is connected.
+    fn arrangements(&self) -> Vec<Vec<u64>> {
+        fn assign(brute: &Brute, cell: usize, pieces: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
+            if cell == brute.cells() {
+                if pieces.iter().all(|&p| brute.connected(p)) {
+                    out.push(pieces.clone());
+                }
+                return;
+            }
+            assign(brute, cell + 1, pieces, out);
+            for i in 0..pieces.len() {
+                pieces[i] |= 1 << cell;
+                assign(brute, cell + 1, pieces, out);
+                pieces[i] &= !(1 << cell);
+            }
+            pieces.push(1 << cell);
+            assign(brute, cell + 1, pieces, out);
+            pieces.pop();
+        }
+        let mut out = Vec::new();
+        assign(self, 0, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// `mask` moved one step (`None` off the board).
+    fn step(&self, mask: u64, dir: usize) -> Option<u64> {
+        let mut moved = 0;
+        for c in (0..self.cells()).filter(|c| mask >> c & 1 == 1) {
+            let (r, col) = (c / self.width, c % self.width);
+            let to = match dir {
+                0 if r > 0 => c - self.width,
+                1 if r + 1 < self.height => c + self.width,
+                2 if col > 0 => c - 1,
+                3 if col + 1 < self.width => c + 1,
+                _ => return None,
+            };
+            moved |= 1 << to;
+        }
+        Some(moved)
+    }
+
+    /// Every place one piece reaches by unit steps among the others.
+    fn reach(&self, piece: u64, blocked: u64) -> Vec<u64> {
+        let mut seen = HashSet::from([piece]);
+        let mut queue = VecDeque::from([piece]);
+        while let Some(p) = queue.pop_front() {
+            for dir in 0..4 {
+                if let Some(q) = self.step(p, dir)
+                    && q & blocked == 0
+                    && seen.insert(q)
+                {
+                    queue.push_back(q);
+                }
+            }
+        }
+        seen.remove(&piece);
+        seen.into_iter().collect()
+    }
+
+    fn neighbours(&self, p: &Position) -> Vec<Position> {
+        let all = p.others.iter().fold(p.goal, |a, &m| a | m);
+        let mut out = Vec::new();
+        for to in self.reach(p.goal, all & !p.goal) {
+            out.push(Position {
+                goal: to,
+                others: p.others.clone(),
+            });
+        }
+        for (i, &m) in p.others.iter().enumerate() {
+            for to in self.reach(m, all & !m) {
+                let mut others = p.others.clone();
+                others[i] = to;
+                others.sort_unstable();
+                out.push(Position {
+                    goal: p.goal,
+                    others,
+                });
+            }
+        }
+        out
+    }
+
+    /// The fewest moves until the goal piece covers the lower-right cell.
+    fn solve(&self, start: Position) -> Option<u32> {
+        let corner = 1u64 << (self.cells() - 1);
+        let mut seen = HashSet::from([start.clone()]);
+        let mut layer = vec![start];
+        for depth in 0.. {
+            if layer.iter().any(|p| p.goal & corner != 0) {
+                return Some(depth);
+            }
+            let mut next = Vec::new();
+            for p in &layer {
+                for n in self.neighbours(p) {
+                    if seen.insert(n.clone()) {
+                        next.push(n);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return None;
+            }
+            layer = next;
+        }
+        unreachable!()
+    }
+
+    /// By piece count: the most moves of a solvable start, and how many solvable starts.
+    fn table(&self) -> BTreeMap<usize, (u32, u64)> {
+        let mut table = BTreeMap::new();
+        for pieces in self.arrangements() {
+            let Some(goal) = pieces.iter().copied().find(|p| p & 1 == 1) else {
+                continue;
+            };
+            let mut others: Vec<u64> = pieces.iter().copied().filter(|&p| p != goal).collect();
+            others.sort_unstable();
+            if let Some(moves) = self.solve(Position { goal, others }) {
+                let entry = table.entry(pieces.len()).or_insert((0, 0));
+                entry.0 = entry.0.max(moves);
+                entry.1 += 1;
+            }
+        }
+        table
+    }
+}
+
+fn generated(width: usize, height: usize) -> BTreeMap<usize, (u32, u64)> {
+    let records = generate(&GenerateOptions {
+        board: Board { width, height },
+        pieces: None,
+        goal: Goal::Cell,
+        quiet: true,
+    })
+    .expect("no limits");
+    records
+        .iter()
+        .map(|r| (r.pieces, (r.moves, r.puzzles)))
+        .collect()
+}
+
+#[test]
+fn generate_agrees_with_a_brute_force_on_small_boards() {
+    for (width, height) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        let brute = Brute { width, height }.table();
+        assert_eq!(generated(width, height), brute, "{width}x{height}");
+    }
+}
+
+#[test]
+fn generated_puzzles_are_reproven_by_solve() {
+    let records = generate(&GenerateOptions {
+        board: "3x3".parse().unwrap(),
+        pieces: None,
+        goal: Goal::Box,
+        quiet: true,
+    })
+    .expect("no limits");
+    assert_eq!(records.len(), 8);
+    let dir = std::env::temp_dir().join(format!("frontier-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("3x3.tsv");
+    std::fs::write(&path, to_tsv(&records)).unwrap();
+    let rows = solve_paths(&[path], None, Limits::default()).expect("the puzzles load");
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (row, record) in rows.iter().zip(&records) {
+        assert_eq!(row.status, Status::Solved, "{}", row.detail);
+        assert!(row.optimal);
+        assert_eq!(row.moves, Some(u64::from(record.moves)), "{}", record.name);
+    }
+}
+
+#[test]
+fn bickfords_bandaged_fifteen_puzzle_takes_131_moves() {
+    let dir = std::env::temp_dir().join(format!("frontier-bandaged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bandaged.tsv");
+    std::fs::write(
+        &path,
+        "name\tstart\tgoal\nbandaged\tAAEb\\nFcEE\\nFD.g\\n.Dhi\t....\\n....\\n....\\n..AA\n",
+    )
+    .unwrap();
+    let rows = solve_paths(&[path], None, Limits::default()).expect("the puzzle loads");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(rows[0].status, Status::Solved, "{}", rows[0].detail);
+    assert_eq!(rows[0].moves, Some(131));
+}
+
+#[test]
+fn bad_boards_are_refused_with_a_reason() {
+    for bad in ["4", "4x", "x4", "0x3", "4x-1", "8x8", "axb"] {
+        let err = bad.parse::<Board>().expect_err(bad);
+        assert!(err.contains(bad), "{err}");
+    }
+}
