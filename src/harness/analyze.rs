@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use super::registry::LevelTask;
+use super::results;
 use crate::engine::SearchControl;
 use crate::engine::control::Limits;
 
@@ -159,14 +160,7 @@ pub fn analyze_all(
 
 /// A CSV of serialisable records, header first (an empty list: no header).
 fn to_csv<R: Serialize>(records: impl IntoIterator<Item = R>) -> String {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    for record in records {
-        writer
-            .serialize(record)
-            .expect("writing to memory cannot fail");
-    }
-    String::from_utf8(writer.into_inner().expect("writing to memory cannot fail"))
-        .expect("the fields are text")
+    results::records_text(&csv::WriterBuilder::new(), records)
 }
 
 /// The analysis CSV: one row per level.

@@ -145,15 +145,7 @@ fn progress(goal_shapes: u64, quiet: bool) -> ProgressBar {
 /// The records as a sliding-blocks `.tsv`: tab-separated, a header, no quoting (the grids'
 /// line breaks are escaped as `\n`, and no field holds a tab).
 pub fn to_tsv(records: &[Record]) -> String {
-    let mut writer = csv::WriterBuilder::new()
-        .delimiter(b'\t')
-        .quote_style(csv::QuoteStyle::Never)
-        .from_writer(Vec::new());
-    for record in records {
-        writer
-            .serialize(record)
-            .expect("writing to memory cannot fail");
-    }
-    String::from_utf8(writer.into_inner().expect("writing to memory cannot fail"))
-        .expect("the fields are text")
+    let mut writer = csv::WriterBuilder::new();
+    writer.delimiter(b'\t').quote_style(csv::QuoteStyle::Never);
+    super::results::records_text(&writer, records)
 }

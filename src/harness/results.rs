@@ -201,6 +201,22 @@ fn one_decimal<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{value:.1}"))
 }
 
+/// Serialisable records written by `writer` (its delimiter and quoting), header first from the
+/// first record's fields (no records: no header).
+pub fn records_text<R: Serialize>(
+    writer: &csv::WriterBuilder,
+    records: impl IntoIterator<Item = R>,
+) -> String {
+    let mut writer = writer.from_writer(Vec::new());
+    for record in records {
+        writer
+            .serialize(record)
+            .expect("writing to memory cannot fail");
+    }
+    String::from_utf8(writer.into_inner().expect("writing to memory cannot fail"))
+        .expect("the fields are text")
+}
+
 /// The whole CSV text for `rows`.
 pub fn to_csv(rows: &[Row]) -> String {
     let mut writer = csv::WriterBuilder::new()
