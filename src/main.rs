@@ -376,14 +376,8 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         written.push((Some(layers.clone()), analyze::layers_csv(&analyses)));
     }
     for (path, csv) in written {
-        match path {
-            None => print!("{csv}"),
-            Some(path) => {
-                if let Err(e) = results::write_atomically(&path, &csv) {
-                    eprintln!("frontier: cannot write {}: {e}", path.display());
-                    return ExitCode::FAILURE;
-                }
-            }
+        if let Err(failure) = emit(path.as_deref(), &csv) {
+            return failure;
         }
     }
     if let Some(dir) = &args.farthest {
@@ -465,15 +459,8 @@ fn generate(args: GenerateArgs) -> ExitCode {
             return ExitCode::from(INTERRUPTED);
         }
     };
-    let tsv = generate::to_tsv(&records);
-    match &out {
-        None => print!("{tsv}"),
-        Some(path) => {
-            if let Err(e) = results::write_atomically(path, &tsv) {
-                eprintln!("frontier: cannot write {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        }
+    if let Err(failure) = emit(out.as_deref(), &generate::to_tsv(&records)) {
+        return failure;
     }
     if !args.quiet {
         eprintln!(
@@ -606,15 +593,8 @@ fn solve(args: SolveArgs) -> ExitCode {
         }
         return exit_status(&rows, failure.is_some());
     }
-    let csv = results::to_csv(&rows);
-    match &out {
-        None => print!("{csv}"),
-        Some(path) => {
-            if let Err(e) = results::write_atomically(path, &csv) {
-                eprintln!("frontier: cannot write {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        }
+    if let Err(failure) = emit(out.as_deref(), &results::to_csv(&rows)) {
+        return failure;
     }
     if let Some(failure) = &failure {
         eprintln!(
@@ -695,6 +675,21 @@ fn join_cluster(
     };
     let timeout = Duration::from_secs_f64(args.connect_timeout);
     Cluster::connect(&hosts, workers, run_fingerprint(args, tasks), timeout).map(Some)
+}
+
+/// Writes a command's output whole: to `path` (a temporary file, then renamed), or to standard
+/// output without one; a file that cannot be written is said and ends the command.
+fn emit(path: Option<&Path>, text: &str) -> Result<(), ExitCode> {
+    match path {
+        None => print!("{text}"),
+        Some(path) => {
+            if let Err(e) = results::write_atomically(path, text) {
+                eprintln!("frontier: cannot write {}: {e}", path.display());
+                return Err(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What every process of a cluster must agree on: the build, the levels in order and the
