@@ -8,6 +8,7 @@
 #   THREADS="1 2" scripts/scaling.sh   # chosen thread counts
 #   ONLY="fifteen h49" scripts/scaling.sh   # chosen searches
 #   OUT=/tmp/scaling.csv scripts/scaling.sh
+#   FRONTIER_BIN=path/to/frontier scripts/scaling.sh   # a binary built elsewhere (no cargo here)
 #
 # The searches (5-50 million states each; `--timeout none`, since one thread takes longer than
 # the default 30 s budget on some):
@@ -28,8 +29,12 @@ if [ -z "${THREADS:-}" ]; then
     for ((t = 1; t < cores; t *= 2)); do THREADS="$THREADS $t"; done
     THREADS="$THREADS $cores"
 fi
-cargo build --release --quiet
-bin=target/release/frontier
+if [ -n "${FRONTIER_BIN:-}" ]; then
+    bin=$FRONTIER_BIN
+else
+    cargo build --release --quiet
+    bin=target/release/frontier
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -544,7 +544,7 @@ fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
     let dir = scratch("analyze");
     let level = dir.join("eight.txt");
     fs::write(&level, "123\n456\n78.\n\n123\n456\n78.\n").unwrap();
-    let (out, layers, far) = (dir.join("a.csv"), dir.join("L.csv"), dir.join("far"));
+    let (out, layers_path, far) = (dir.join("a.csv"), dir.join("L.csv"), dir.join("far"));
     let run = frontier(&[
         "analyze",
         "--quiet",
@@ -553,7 +553,7 @@ fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
         "--out",
         str(&out),
         "--layers",
-        str(&layers),
+        str(&layers_path),
         "--farthest",
         str(&far),
         str(&level),
@@ -573,12 +573,13 @@ fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
             .unwrap()
             .starts_with("sliding-blocks,eight,analyzed,181440,31,1,0,1,")
     );
-    let layers = fs::read_to_string(&layers).unwrap();
+    let layers = fs::read_to_string(&layers_path).unwrap();
     assert_eq!(layers.lines().count(), 1 + 32);
     assert_eq!(layers.lines().last(), Some("sliding-blocks,eight,31,2"));
     let farthest = fs::read_to_string(far.join("eight.txt")).unwrap();
     assert!(farthest.ends_with("\n\n123\n456\n78.\n"), "{farthest}");
-    // A limit gives a `limit` row and exit status 1; a game without a space an `error` row.
+    // A limit gives a `limit` row and exit status 1, and the layers completed before it (0 to
+    // 10, 706 states: the limit strikes inside layer 11); a game without a space an `error` row.
     let limited = frontier(&[
         "analyze",
         "--quiet",
@@ -588,10 +589,20 @@ fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
         "1000",
         "--out",
         "-",
+        "--layers",
+        str(&layers_path),
         str(&level),
     ]);
     assert_eq!(limited.status.code(), Some(1));
-    assert!(text(&limited.stdout).contains(",limit,"));
+    assert!(
+        text(&limited.stdout).contains(",limit,")
+            && text(&limited.stdout).contains("after 11 complete layers (706 states"),
+        "{}",
+        text(&limited.stdout)
+    );
+    let partial = fs::read_to_string(&layers_path).unwrap();
+    assert_eq!(partial.lines().count(), 1 + 11);
+    assert_eq!(partial.lines().last(), Some("sliding-blocks,eight,10,286"));
     let bender = frontier(&[
         "analyze",
         "--quiet",

@@ -12,11 +12,16 @@
 //!   `count[p]` over the distinct predecessors `p` of `s` one layer up (sources count 1). Paths
 //!   are sequences of states, so two moves that lead to the same state are one. Counts
 //!   saturate at `u64::MAX` (a count that reached it means "at least that many").
+//! - [`explore_frontier`]: the same, keeping only the last two layers of a reversible space
+//!   (Korf's frontier search), so that memory follows the widest layers, not the whole space: a
+//!   level of 1.6 G states took 4.5 GB rather than 25. Each layer is handed to a callback while
+//!   it is stored.
 //! - [`analyze`]: both, for one level (`frontier analyze`): states, layers, eccentricity, goal
 //!   states, the optimum and the number of optimal solutions.
 //!
 //! A space with a move budget ([`Space::max_depth`]) is explored up to its budget: the states
-//! beyond it are not part of the level.
+//! beyond it are not part of the level. A search stopped by a limit still says how far it got:
+//! [`Unfinished`] holds the layers it completed, which are exact.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,18 +29,45 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::bfs::{Layer, Target, chunk_size, expand_layer, full};
+use super::bounded::Bounded;
 use super::visited::{ScratchPool, Visited};
 use super::{Limit, SearchControl, Space};
 
 /// The layers of an exhausted search: every state reachable from the sources, by distance.
 pub struct Exploration<S> {
     visited: Visited<S>,
-    /// Where each layer's indices begin, then the end of the last one.
+    /// The first layer still stored (0 unless a frontier exploration dropped older ones).
+    first: usize,
+    /// Where each stored layer's indices begin, then the end of the last one.
     bounds: Vec<u32>,
     /// States per layer (the arena's holes are not states).
     layers: Vec<u64>,
     /// Whether goal states were expanded.
     expand_goals: bool,
+}
+
+/// An exploration stopped by a limit: the limit, and the sizes of the layers completed before
+/// it (exact: every state of those layers was found; the last one is not among them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfinished {
+    pub limit: Limit,
+    pub layers: Vec<u64>,
+}
+
+/// Stopped before its first layer (while the space was being built, say).
+impl From<Limit> for Unfinished {
+    fn from(limit: Limit) -> Unfinished {
+        Unfinished {
+            limit,
+            layers: Vec::new(),
+        }
+    }
+}
+
+impl From<Unfinished> for Limit {
+    fn from(unfinished: Unfinished) -> Limit {
+        unfinished.limit
+    }
 }
 
 /// `space` with no goals, so that a layer's expansion never stops at one, and with its goal
@@ -78,52 +110,105 @@ impl<P: Space> Space for Exhaustive<'_, P> {
 }
 
 /// Explores everything reachable from `sources` (at least one), goals expanded like any state
-/// unless `expand_goals` is false (a game that ends at its goal); returns the limit instead when
-/// `ctl` stops it first.
+/// unless `expand_goals` is false (a game that ends at its goal), and keeps every layer; returns
+/// the limit and the layers completed instead when `ctl` stops it first.
 pub fn explore<P: Space>(
     space: &P,
     sources: &[P::State],
     expand_goals: bool,
     ctl: &SearchControl,
-) -> Result<Exploration<P::State>, Limit> {
+) -> Result<Exploration<P::State>, Unfinished> {
+    explore_with(space, sources, expand_goals, Keep::All, ctl, |_, _| ())
+}
+
+/// How much of the space an exploration keeps.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Keep {
+    All,
+    /// In a reversible space, only the layers the next expansion looks up (see
+    /// [`explore_frontier`]); in any other, every layer.
+    Frontier,
+}
+
+/// [`explore`] that keeps only the last two layers of a reversible space, so that its memory
+/// follows the widest layers rather than the whole space (Korf's frontier search): there a
+/// successor of a layer-d state lies in layer d - 1, d or d + 1, so the older layers are never
+/// looked up again. `each_layer(exploration, d)` sees every layer d once, complete, while it is
+/// still stored. In a space that is not reversible every layer is kept, as [`explore`] does.
+pub fn explore_frontier<P: Space>(
+    space: &P,
+    sources: &[P::State],
+    expand_goals: bool,
+    ctl: &SearchControl,
+    each_layer: impl FnMut(&Exploration<P::State>, u32),
+) -> Result<Exploration<P::State>, Unfinished> {
+    explore_with(
+        space,
+        sources,
+        expand_goals,
+        Keep::Frontier,
+        ctl,
+        each_layer,
+    )
+}
+
+fn explore_with<P: Space>(
+    space: &P,
+    sources: &[P::State],
+    expand_goals: bool,
+    keep: Keep,
+    ctl: &SearchControl,
+    mut each_layer: impl FnMut(&Exploration<P::State>, u32),
+) -> Result<Exploration<P::State>, Unfinished> {
     let exhaustive = Exhaustive {
         space,
         expand_goals,
     };
+    let drops_layers = keep == Keep::Frontier && exhaustive.reversible();
     let visited = Visited::for_space(&exhaustive, false);
     let scratch = ScratchPool::new();
     let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
     let roots = visited.insert_roots(&canonical);
     ctl.add(roots, 0);
-    let mut layer = Layer {
-        indices: 0..visited.len() as u32,
-        states: roots,
-        before: 0,
+    let mut exploration = Exploration {
+        bounds: vec![0, visited.len() as u32],
+        visited,
+        first: 0,
+        layers: vec![roots],
+        expand_goals,
     };
-    let mut bounds = vec![0];
-    let mut layers = vec![roots];
+    each_layer(&exploration, 0);
     let budget = space.max_depth().map_or(usize::MAX, |d| d as usize);
-    while layers.len() <= budget {
-        ctl.check()?;
-        ctl.set_depth(layers.len() as u64);
+    while exploration.layers.len() <= budget {
+        let last = exploration.layers.len() - 1;
+        let layer = Layer {
+            indices: exploration.indices(last),
+            states: exploration.layers[last],
+            before: last.checked_sub(1).map_or(0, |d| exploration.layers[d]),
+        };
+        ctl.set_depth(last as u64 + 1);
         let target = Target::Goal { only: false };
-        let (next, _) = expand_layer(&exhaustive, &visited, &scratch, &layer, ctl, &target);
+        let visited = &exploration.visited;
+        let (next, _) = expand_layer(&exhaustive, visited, &scratch, &layer, ctl, &target);
         ctl.set_bytes(visited.bytes() + scratch.bytes());
-        ctl.check().and(full(&visited))?;
+        // A layer cut short by a limit is not counted.
+        if let Err(limit) = ctl.check().and(full(visited)) {
+            return Err(Unfinished {
+                limit,
+                layers: exploration.layers,
+            });
+        }
         if next.states == 0 {
             break;
         }
-        bounds.push(next.indices.start);
-        layers.push(next.states);
-        layer = next;
+        exploration.bounds.push(next.indices.end);
+        exploration.layers.push(next.states);
+        each_layer(&exploration, last as u32 + 1);
+        if drops_layers {
+            exploration.drop_old_layers(&exhaustive, &scratch, ctl);
+        }
     }
-    bounds.push(visited.len() as u32);
-    Ok(Exploration {
-        visited,
-        bounds,
-        layers,
-        expand_goals,
-    })
+    Ok(exploration)
 }
 
 /// Counts the states reachable from the start, the start included, by exhausting the space.
@@ -134,7 +219,8 @@ pub fn count_reachable<P: Space>(
     expand_goals: bool,
     ctl: &SearchControl,
 ) -> Result<u64, Limit> {
-    explore(space, &[space.start()], expand_goals, ctl).map(|e| e.states())
+    let start = [space.start()];
+    Ok(explore_frontier(space, &start, expand_goals, ctl, |_, _| ())?.states())
 }
 
 impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
@@ -160,7 +246,79 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
 
     /// The arena indices of layer `d`, holes included.
     fn indices(&self, d: usize) -> Range<u32> {
-        self.bounds[d]..self.bounds[d + 1]
+        assert!(
+            d >= self.first,
+            "layer {d} was dropped by a frontier exploration"
+        );
+        self.bounds[d - self.first]..self.bounds[d - self.first + 1]
+    }
+
+    /// How many states of layer `depth` satisfy `accept`, counted in parallel.
+    pub fn count_in_layer(&self, depth: u32, accept: impl Fn(&S) -> bool + Sync) -> u64 {
+        let range = self.indices(depth as usize);
+        let holes = self.visited.holes_within(&range);
+        let chunk = chunk_size(range.len()) as u32;
+        let chunks = (range.len() as u32).div_ceil(chunk);
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let from = range.start + c * chunk;
+                (from..(from + chunk).min(range.end))
+                    .filter(|i| !holes.iter().any(|h| h.contains(i)))
+                    .filter(|&i| accept(&self.visited.state(i)))
+                    .count() as u64
+            })
+            .sum()
+    }
+
+    /// Keeps only the last two layers (the ones the next expansion looks up) once the older ones
+    /// hold at least as many states, by copying those two, with their move tags, into a fresh
+    /// set: each copy moves at most as many states as were added since the one before, so the
+    /// copies cost at most one more insertion per state, and the set never holds much more than
+    /// twice the two widest consecutive layers.
+    fn drop_old_layers<P: Space<State = S>>(
+        &mut self,
+        space: &P,
+        scratch: &ScratchPool<S>,
+        ctl: &SearchControl,
+    ) {
+        let n = self.layers.len();
+        let stored: u64 = self.layers[self.first..].iter().sum();
+        let kept: u64 = self.layers[n.saturating_sub(2)..].iter().sum();
+        if n < 3 || stored - kept < kept {
+            return;
+        }
+        let fresh = Visited::for_space(space, false);
+        fresh.reserve(kept as usize);
+        let mut bounds = vec![0];
+        for d in n - 2..n {
+            let range = self.indices(d);
+            let holes = self.visited.holes_within(&range);
+            let chunk = chunk_size(range.len()) as u32;
+            let chunks = (range.len() as u32).div_ceil(chunk);
+            (0..chunks).into_par_iter().for_each(|c| {
+                let from = range.start + c * chunk;
+                scratch.with(|s| {
+                    for i in (from..(from + chunk).min(range.end))
+                        .filter(|i| !holes.iter().any(|h| h.contains(i)))
+                    {
+                        let came_by = self.visited.came_by(i);
+                        s.batch.push(self.visited.state(i), u32::MAX, came_by, 0, 0);
+                        if s.batch.is_full() {
+                            fresh.insert_batch(&mut s.batch, |_, _, _, _| ());
+                        }
+                    }
+                    fresh.insert_batch(&mut s.batch, |_, _, _, _| ());
+                });
+            });
+            // The next layer's indices must not fall inside this one's range.
+            scratch.release_reservations(&fresh);
+            bounds.push(fresh.len() as u32);
+            ctl.set_bytes(self.visited.bytes() + fresh.bytes() + scratch.bytes());
+        }
+        self.visited = fresh;
+        self.bounds = bounds;
+        self.first = n - 2;
     }
 
     /// The states of layer `depth`, in arena order (which depends on thread timing).
@@ -184,6 +342,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
         last: u32,
         ctl: &SearchControl,
     ) -> Result<Vec<u64>, Limit> {
+        assert_eq!(self.first, 0, "path counts need every layer");
         let space = &Exhaustive {
             space,
             expand_goals: self.expand_goals,
@@ -295,40 +454,56 @@ impl<S> Analysis<S> {
 }
 
 /// Explores the whole space reachable from the start of `space` and measures it; goal states
-/// are expanded unless `expand_goals` is false (a game that ends at its goal).
+/// are expanded unless `expand_goals` is false (a game that ends at its goal). Stopped by a
+/// limit, it returns the layers it completed.
+///
+/// A reversible space is explored keeping only its frontier ([`explore_frontier`]); the
+/// optimal solutions are then counted over the layers up to the optimum explored again, whole.
 pub fn analyze<P: Space>(
     space: &P,
     expand_goals: bool,
     ctl: &SearchControl,
-) -> Result<Analysis<P::State>, Limit> {
-    let exploration = explore(space, &[space.start()], expand_goals, ctl)?;
-    let mut goals = 0;
-    let mut optimum = None;
-    for d in 0..exploration.layers.len() {
-        let here = exploration
-            .layer(d as u32)
-            .filter(|s| space.is_goal(s))
-            .count() as u64;
+) -> Result<Analysis<P::State>, Unfinished> {
+    let start = [space.start()];
+    let (mut goals, mut optimum) = (0, None);
+    let exploration = explore_frontier(space, &start, expand_goals, ctl, |e, d| {
+        let here = e.count_in_layer(d, |s| space.is_goal(s));
         if here > 0 && optimum.is_none() {
-            optimum = Some(d as u32);
+            optimum = Some(d);
         }
         goals += here;
-    }
-    let optimal_paths = match optimum {
-        None => 0,
-        Some(optimum) => {
-            let counts = exploration.path_counts(space, optimum, ctl)?;
-            exploration
-                .layer_indices(optimum as usize)
-                .filter(|&i| space.is_goal(&exploration.visited.state(i)))
-                .fold(0u64, |sum, i| sum.saturating_add(counts[i as usize]))
-        }
-    };
+    })?;
     let farthest = exploration
         .layer(exploration.eccentricity())
         .min_by(|a, b| bytemuck::bytes_of(a).cmp(bytemuck::bytes_of(b)))
         .expect("every layer kept has a state");
     ctl.raise_peak_bytes(exploration.bytes());
+    let unfinished = |limit| Unfinished {
+        limit,
+        layers: exploration.layers.clone(),
+    };
+    let optimal_paths = match optimum {
+        None => 0,
+        Some(optimum) => {
+            let again;
+            let whole = if exploration.first == 0 {
+                &exploration
+            } else {
+                let bounded = Bounded {
+                    space,
+                    max_depth: optimum,
+                };
+                again = explore(&bounded, &start, expand_goals, ctl)
+                    .map_err(|u| unfinished(u.limit))?;
+                &again
+            };
+            let counts = whole.path_counts(space, optimum, ctl).map_err(unfinished)?;
+            whole
+                .layer_indices(optimum as usize)
+                .filter(|&i| space.is_goal(&whole.visited.state(i)))
+                .fold(0u64, |sum, i| sum.saturating_add(counts[i as usize]))
+        }
+    };
     Ok(Analysis {
         layers: exploration.layers,
         goals,

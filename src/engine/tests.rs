@@ -915,6 +915,40 @@ fn a_multi_source_search_puts_every_source_at_depth_zero() {
 }
 
 #[test]
+fn a_frontier_exploration_keeps_the_last_layers_only_and_finds_the_same_ones() {
+    let space = EightPuzzle::new(SOLVED, false);
+    let ctl = SearchControl::unlimited();
+    let whole = explore::explore(&space, &[pack(SOLVED)], true, &ctl).unwrap();
+    for threads in [1, 4] {
+        let mut seen = Vec::new();
+        let frontier = with_threads(threads, || {
+            explore::explore_frontier(&space, &[pack(SOLVED)], true, &ctl, |e, d| {
+                seen.push(e.count_in_layer(d, |_| true))
+            })
+        })
+        .unwrap();
+        // Every layer was seen whole, in order, and counted as the exploration that keeps
+        // them all counts it: a state's move tag survives the copies (a wrong one would skip
+        // a move that leads somewhere new).
+        assert_eq!(frontier.layers(), whole.layers());
+        assert_eq!(seen, whole.layers());
+        for depth in [30, 31] {
+            let mut kept: Vec<u64> = frontier.layer(depth).collect();
+            let mut all: Vec<u64> = whole.layer(depth).collect();
+            kept.sort_unstable();
+            all.sort_unstable();
+            assert_eq!(kept, all);
+        }
+        // The older layers are gone: the 8-puzzle's last two layers hold 223 states.
+        assert!(
+            frontier.bytes() * 10 < whole.bytes(),
+            "{} B",
+            frontier.bytes()
+        );
+    }
+}
+
+#[test]
 fn shortest_path_counts_agree_with_a_brute_force() {
     let from_goal = explore::explore(
         &EightPuzzle::new(SOLVED, false),
@@ -957,8 +991,10 @@ fn a_move_budget_ends_the_exploration_and_a_limit_stops_it() {
         ..Limits::default()
     };
     let space = EightPuzzle::new(SOLVED, false);
-    assert_eq!(
-        explore::analyze(&space, true, &SearchControl::new(limits)).map(|a| a.states()),
-        Err(Limit::States(1_000))
-    );
+    let whole = explore::analyze(&space, true, &SearchControl::unlimited()).unwrap();
+    let unfinished = explore::analyze(&space, true, &SearchControl::new(limits)).unwrap_err();
+    assert_eq!(unfinished.limit, Limit::States(1_000));
+    // Layers 0 to 10 hold 706 states and layer 11 another 396: the limit strikes inside layer
+    // 11, so the layers reported are the eleven before it, exact.
+    assert_eq!(unfinished.layers, whole.layers[..11]);
 }

@@ -15,8 +15,8 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::engine::explore::Analysis;
-use crate::engine::{Limit, SearchControl};
+use crate::engine::SearchControl;
+use crate::engine::explore::{Analysis, Unfinished};
 use crate::show::Frame;
 
 /// The games frontier knows, by their command-line ids.
@@ -168,9 +168,10 @@ pub struct Replay {
     pub verdict: Option<Result<Verdict, String>>,
 }
 
-/// What `frontier analyze` measured of a level's whole space, or the limit that stopped it.
-/// The analysis's farthest position is a level file of the game, where it writes one.
-pub type Analyzed = Result<Analysis<Option<String>>, Limit>;
+/// What `frontier analyze` measured of a level's whole space, or the limit that stopped it and
+/// the layers completed before it. The analysis's farthest position is a level file of the
+/// game, where it writes one.
+pub type Analyzed = Result<Analysis<Option<String>>, Unfinished>;
 
 /// What the harness needs from a game.
 pub trait Game: 'static {

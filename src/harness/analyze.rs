@@ -101,9 +101,15 @@ pub fn analyze_level(task: &dyn LevelTask, limits: Limits) -> LevelAnalysis {
                 row.game
             )
         }
-        Ok(Some(Err(limit))) => {
+        Ok(Some(Err(unfinished))) => {
             row.status = "limit";
-            row.detail = limit.to_string();
+            let complete = unfinished.layers.len();
+            row.detail = format!(
+                "{} after {complete} complete layers ({} states; their sizes go to --layers)",
+                unfinished.limit,
+                unfinished.layers.iter().sum::<u64>()
+            );
+            layers = unfinished.layers;
         }
         Ok(Some(Ok(analysis))) => {
             row.status = "analyzed";

@@ -22,7 +22,7 @@ use std::path::Path;
 
 use space::GolfSpace;
 
-use crate::engine::explore::analyze;
+use crate::engine::explore::{Unfinished, analyze};
 use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::bfs;
@@ -87,8 +87,9 @@ impl Game for GolfPeaks {
 
     fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {
         // Every legal play (no pruning), and the ball in the hole ends the level.
-        let analyzed =
-            GolfSpace::exhaustive(level, ctl).and_then(|space| analyze(&space, false, ctl));
+        let analyzed = GolfSpace::exhaustive(level, ctl)
+            .map_err(Unfinished::from)
+            .and_then(|space| analyze(&space, false, ctl));
         Some(analyzed.map(|a| a.map(|_| None)))
     }
 
