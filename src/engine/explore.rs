@@ -14,7 +14,7 @@
 //!   saturate at `u64::MAX` (a count that reached it means "at least that many").
 //! - [`explore_frontier`]: the same, keeping only the last two layers of a reversible space
 //!   (Korf's frontier search), so that memory follows the widest layers, not the whole space: a
-//!   level of 1.6 G states took 4.5 GB rather than 25. Each layer is handed to a callback while
+//!   level of 1.6 G states took 4.4 GB rather than 25. Each layer is handed to a callback while
 //!   it is stored.
 //! - [`analyze`]: both, for one level (`frontier analyze`): states, layers, eccentricity, goal
 //!   states, the optimum and the number of optimal solutions.
@@ -118,53 +118,27 @@ pub fn explore<P: Space>(
     expand_goals: bool,
     ctl: &SearchControl,
 ) -> Result<Exploration<P::State>, Unfinished> {
-    explore_with(space, sources, expand_goals, Keep::All, ctl, |_, _| ())
+    explore_frontier(space, sources, expand_goals, ctl, |_, _| false)
 }
 
-/// How much of the space an exploration keeps.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Keep {
-    All,
-    /// In a reversible space, only the layers the next expansion looks up (see
-    /// [`explore_frontier`]); in any other, every layer.
-    Frontier,
-}
-
-/// [`explore`] that keeps only the last two layers of a reversible space, so that its memory
-/// follows the widest layers rather than the whole space (Korf's frontier search): there a
-/// successor of a layer-d state lies in layer d - 1, d or d + 1, so the older layers are never
+/// [`explore`] that may keep only the last two layers of a reversible space, so that its
+/// memory follows the widest layers rather than the whole space (Korf's frontier search): there
+/// a successor of a layer-d state lies in layer d - 1, d or d + 1, so the older layers are never
 /// looked up again. `each_layer(exploration, d)` sees every layer d once, complete, while it is
-/// still stored. In a space that is not reversible every layer is kept, as [`explore`] does.
+/// still stored, and says whether the layers before the last two may go from now on. In a
+/// space that is not reversible every layer is kept.
 pub fn explore_frontier<P: Space>(
     space: &P,
     sources: &[P::State],
     expand_goals: bool,
     ctl: &SearchControl,
-    each_layer: impl FnMut(&Exploration<P::State>, u32),
-) -> Result<Exploration<P::State>, Unfinished> {
-    explore_with(
-        space,
-        sources,
-        expand_goals,
-        Keep::Frontier,
-        ctl,
-        each_layer,
-    )
-}
-
-fn explore_with<P: Space>(
-    space: &P,
-    sources: &[P::State],
-    expand_goals: bool,
-    keep: Keep,
-    ctl: &SearchControl,
-    mut each_layer: impl FnMut(&Exploration<P::State>, u32),
+    mut each_layer: impl FnMut(&Exploration<P::State>, u32) -> bool,
 ) -> Result<Exploration<P::State>, Unfinished> {
     let exhaustive = Exhaustive {
         space,
         expand_goals,
     };
-    let drops_layers = keep == Keep::Frontier && exhaustive.reversible();
+    let reversible = exhaustive.reversible();
     let visited = Visited::for_space(&exhaustive, false);
     let scratch = ScratchPool::new();
     let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
@@ -177,7 +151,7 @@ fn explore_with<P: Space>(
         layers: vec![roots],
         expand_goals,
     };
-    each_layer(&exploration, 0);
+    let mut may_drop = each_layer(&exploration, 0);
     let budget = space.max_depth().map_or(usize::MAX, |d| d as usize);
     while exploration.layers.len() <= budget {
         let last = exploration.layers.len() - 1;
@@ -203,8 +177,8 @@ fn explore_with<P: Space>(
         }
         exploration.bounds.push(next.indices.end);
         exploration.layers.push(next.states);
-        each_layer(&exploration, last as u32 + 1);
-        if drops_layers {
+        may_drop = each_layer(&exploration, last as u32 + 1) || may_drop;
+        if may_drop && reversible {
             exploration.drop_old_layers(&exhaustive, &scratch, ctl);
         }
     }
@@ -220,7 +194,7 @@ pub fn count_reachable<P: Space>(
     ctl: &SearchControl,
 ) -> Result<u64, Limit> {
     let start = [space.start()];
-    Ok(explore_frontier(space, &start, expand_goals, ctl, |_, _| ())?.states())
+    Ok(explore_frontier(space, &start, expand_goals, ctl, |_, _| true)?.states())
 }
 
 impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
@@ -251,6 +225,21 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
             "layer {d} was dropped by a frontier exploration"
         );
         self.bounds[d - self.first]..self.bounds[d - self.first + 1]
+    }
+
+    /// The number of shortest paths from the sources to the goals of layer `optimum` (the first
+    /// with one): distinct optimal solutions, saturating at `u64::MAX`.
+    fn optimal_paths<P: Space<State = S>>(
+        &self,
+        space: &P,
+        optimum: u32,
+        ctl: &SearchControl,
+    ) -> Result<u64, Limit> {
+        let counts = self.path_counts(space, optimum, ctl)?;
+        Ok(self
+            .layer_indices(optimum as usize)
+            .filter(|&i| space.is_goal(&self.visited.state(i)))
+            .fold(0u64, |sum, i| sum.saturating_add(counts[i as usize])))
     }
 
     /// How many states of layer `depth` satisfy `accept`, counted in parallel.
@@ -453,25 +442,46 @@ impl<S> Analysis<S> {
     }
 }
 
+/// How many states [`analyze`] keeps whole while no goal is found, so that it counts the optimal
+/// solutions in one pass (2^26: about 1 GB of sliding-block positions); beyond, it keeps the
+/// frontier and counts them in a second pass up to the optimum.
+pub const HOLD_STATES: u64 = 1 << 26;
+
 /// Explores the whole space reachable from the start of `space` and measures it; goal states
 /// are expanded unless `expand_goals` is false (a game that ends at its goal). Stopped by a
 /// limit, it returns the layers it completed.
 ///
-/// A reversible space is explored keeping only its frontier ([`explore_frontier`]); the
-/// optimal solutions are then counted over the layers up to the optimum explored again, whole.
+/// A reversible space is explored keeping only its frontier ([`explore_frontier`]) once the
+/// optimal solutions are counted, at the optimum's layer, or once it holds more than
+/// [`HOLD_STATES`] states; in that case they are counted afterwards, over the layers up to the
+/// optimum explored again.
 pub fn analyze<P: Space>(
     space: &P,
     expand_goals: bool,
     ctl: &SearchControl,
 ) -> Result<Analysis<P::State>, Unfinished> {
+    analyze_holding(space, expand_goals, HOLD_STATES, ctl)
+}
+
+/// [`analyze`], keeping every layer while no goal is found only up to `hold` states.
+pub(crate) fn analyze_holding<P: Space>(
+    space: &P,
+    expand_goals: bool,
+    hold: u64,
+    ctl: &SearchControl,
+) -> Result<Analysis<P::State>, Unfinished> {
     let start = [space.start()];
-    let (mut goals, mut optimum) = (0, None);
+    let (mut goals, mut optimum, mut paths) = (0, None, None);
     let exploration = explore_frontier(space, &start, expand_goals, ctl, |e, d| {
         let here = e.count_in_layer(d, |s| space.is_goal(s));
+        goals += here;
         if here > 0 && optimum.is_none() {
             optimum = Some(d);
+            if e.first == 0 {
+                paths = Some(e.optimal_paths(space, d, ctl));
+            }
         }
-        goals += here;
+        optimum.is_some() || e.states() > hold
     })?;
     let farthest = exploration
         .layer(exploration.eccentricity())
@@ -482,26 +492,18 @@ pub fn analyze<P: Space>(
         limit,
         layers: exploration.layers.clone(),
     };
-    let optimal_paths = match optimum {
-        None => 0,
-        Some(optimum) => {
-            let again;
-            let whole = if exploration.first == 0 {
-                &exploration
-            } else {
-                let bounded = Bounded {
-                    space,
-                    max_depth: optimum,
-                };
-                again = explore(&bounded, &start, expand_goals, ctl)
-                    .map_err(|u| unfinished(u.limit))?;
-                &again
+    let optimal_paths = match (optimum, paths) {
+        (None, _) => 0,
+        (Some(_), Some(paths)) => paths.map_err(unfinished)?,
+        (Some(optimum), None) => {
+            let bounded = Bounded {
+                space,
+                max_depth: optimum,
             };
-            let counts = whole.path_counts(space, optimum, ctl).map_err(unfinished)?;
-            whole
-                .layer_indices(optimum as usize)
-                .filter(|&i| space.is_goal(&whole.visited.state(i)))
-                .fold(0u64, |sum, i| sum.saturating_add(counts[i as usize]))
+            explore(&bounded, &start, expand_goals, ctl)
+                .map_err(|u| unfinished(u.limit))?
+                .optimal_paths(space, optimum, ctl)
+                .map_err(unfinished)?
         }
     };
     Ok(Analysis {

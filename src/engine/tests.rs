@@ -923,7 +923,8 @@ fn a_frontier_exploration_keeps_the_last_layers_only_and_finds_the_same_ones() {
         let mut seen = Vec::new();
         let frontier = with_threads(threads, || {
             explore::explore_frontier(&space, &[pack(SOLVED)], true, &ctl, |e, d| {
-                seen.push(e.count_in_layer(d, |_| true))
+                seen.push(e.count_in_layer(d, |_| true));
+                true
             })
         })
         .unwrap();
@@ -946,6 +947,49 @@ fn a_frontier_exploration_keeps_the_last_layers_only_and_finds_the_same_ones() {
             frontier.bytes()
         );
     }
+}
+
+/// A 6x6 torus: a step in any of four directions, wrapping around; the goal is the cell
+/// opposite the start, (3, 3) from (0, 0).
+struct Torus;
+
+impl Space for Torus {
+    type State = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn successors(&self, &cell: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+        let (row, col) = (cell / 6, cell % 6);
+        for (r, c) in [
+            (row + 1, col),
+            (row + 5, col),
+            (row, col + 1),
+            (row, col + 5),
+        ] {
+            out.push(r % 6 * 6 + c % 6);
+        }
+    }
+    fn is_goal(&self, &cell: &u32) -> bool {
+        cell == 3 * 6 + 3
+    }
+    fn reversible(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn analyze_counts_the_optimal_solutions_after_dropping_the_layers_that_hold_them() {
+    let ctl = SearchControl::unlimited();
+    let one_pass = explore::analyze(&Torus, true, &ctl).unwrap();
+    assert_eq!(one_pass.layers, [1, 4, 8, 10, 8, 4, 1]);
+    // Three steps each way, each either way round, in any order: 2 x 2 x (6 choose 3).
+    assert_eq!((one_pass.optimum, one_pass.optimal_paths), (Some(6), 80));
+    // Holding nothing, the frontier exploration drops layers 0 to 3 after layer 5, before
+    // the goal's layer: the solutions are counted over those layers explored again.
+    let again = SearchControl::unlimited();
+    let second_pass = explore::analyze_holding(&Torus, true, 0, &again).unwrap();
+    assert_eq!(second_pass, one_pass);
+    assert_eq!((ctl.states(), again.states()), (36, 36 + 36));
 }
 
 #[test]
