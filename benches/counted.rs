@@ -246,7 +246,7 @@ fn ice_tower_anytime() -> String {
         ..Limits::default()
     });
     // No time budget: the beams end when the states do.
-    let best = beam::anytime(&space, 30, 0, Duration::MAX, &ctl);
+    let best = beam::anytime(&space, 30, 0, None, Duration::MAX, &ctl);
     let pushes = match best {
         Some((path, _)) => space.pushes_of(&path).len(),
         None => 0,

@@ -40,6 +40,26 @@ where
     }
 }
 
+/// A* in rounds of growing f-bounds, storing about what it expands, after a plain A* of up to
+/// `plain_states` states: see [`engine::astar::in_rounds`]. On a cluster, one A* (its workers do
+/// not count what the move budget drops, which the rounds need to know when the space is
+/// exhausted).
+pub fn astar_in_rounds<P: Space>(
+    space: &P,
+    ctl: &SearchControl,
+    plain_states: u64,
+) -> SearchOutcome<P::State>
+where
+    P::State: Portable,
+{
+    match cluster(ctl) {
+        None => engine::astar::in_rounds(space, ctl, plain_states, |round, ctl| {
+            engine::astar::astar(round, ctl)
+        }),
+        Some(cluster) => distributed::astar(cluster, space, ctl),
+    }
+}
+
 /// A* with the likeliest last moves first: see [`engine::astar::ordered_astar`]; a plain A* on
 /// a cluster.
 pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::arena::{Depths, Storage};
 use super::bfs::chunk_size;
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
-use super::{SearchControl, SearchOutcome, Space};
+use super::{Bounded, SearchControl, SearchOutcome, Space};
 
 /// A successor waiting to be ranked: (tiebreak, heuristic, hash) orders it.
 type Ranked<S> = (u32, u32, u64, S, u32);
@@ -83,7 +83,7 @@ fn beam_search<P: Space>(
         // Expansions are counted as they happen, so that progress moves within a wide layer.
         let expand = |chunk: &[u32]| {
             ctl.add(0, chunk.len() as u64);
-            scratch.with(|s| successors_of(space, &visited, chunk, &hasher, s))
+            scratch.with(|s| successors_of(space, &visited, chunk, depth, &hasher, s))
         };
         let mut ranked: Vec<Ranked<P::State>> = if layer.len() <= chunk {
             expand(&layer)
@@ -125,11 +125,14 @@ fn beam_search<P: Space>(
 }
 
 /// The successors of a chunk of a layer that the visited set does not hold yet, with their
-/// ranks; dead states (no heuristic) are left out.
+/// ranks, `depth` moves from the start. Dead states (no heuristic) are left out, and so are
+/// those whose heuristic says they cannot reach a goal within the space's move budget, as
+/// [`super::astar`] leaves them out.
 fn successors_of<P: Space>(
     space: &P,
     visited: &Visited<P::State>,
     chunk: &[u32],
+    depth: u32,
     hasher: &StateHasher,
     Scratch {
         successors,
@@ -150,12 +153,16 @@ fn successors_of<P: Space>(
     }
     let mut known = vec![false; stored.len()];
     visited.probe_batch(batch, |i, _| known[i as usize] = true);
+    let max_depth = space.max_depth();
     stored
         .iter()
         .zip(known)
         .filter(|&(_, known)| !known)
         .filter_map(|(&(state, parent), _)| {
             let h = space.heuristic(&state)?;
+            if max_depth.is_some_and(|max| depth + h > max) {
+                return None;
+            }
             Some((
                 space.tiebreak(&state),
                 h,
@@ -169,36 +176,44 @@ fn successors_of<P: Space>(
 
 /// The best solution [`beam`] finds with widths growing threefold from `first_width` until the
 /// time `budget` is spent, `ctl` stops it, a beam is exact, or a solution of `lower_bound`
-/// moves is found. Returns the shortest path found, if any, and whether it is proven shortest
-/// (by an exact beam, or by the lower bound).
+/// moves is found. Once a solution is known (`known`, or a beam's), the next beams look only
+/// for shorter ones: they run [`Bounded`] by it, so a state whose heuristic says it cannot
+/// finish in fewer moves is dropped before it takes a place in the beam. Returns the shortest
+/// path known, if any, and whether it is proven shortest: by the lower bound, or by an exact
+/// beam (one that dropped nothing for its width searched everything shorter).
 pub fn anytime<P: Space>(
     space: &P,
     first_width: usize,
     lower_bound: u64,
+    known: Option<Vec<P::State>>,
     budget: Duration,
     ctl: &SearchControl,
 ) -> Option<(Vec<P::State>, bool)> {
     let started = Instant::now();
-    let mut best: Option<Vec<P::State>> = None;
+    let mut best = known;
     let mut width = first_width;
     while started.elapsed() < budget && !ctl.is_stopped() {
-        let run = beam(space, width, ctl);
-        match run.outcome {
-            SearchOutcome::Found(path) => {
-                if best.as_ref().is_none_or(|b| path.len() < b.len()) {
-                    best = Some(path);
-                }
+        let run = match &best {
+            Some(path) if path.len() as u64 - 1 <= lower_bound => break,
+            Some(path) => {
+                let max_depth = (path.len() - 2) as u32;
+                beam(&Bounded { space, max_depth }, width, ctl)
             }
+            None => beam(space, width, ctl),
+        };
+        match run.outcome {
+            // A bounded beam finds only shorter paths.
+            SearchOutcome::Found(path) => best = Some(path),
             SearchOutcome::Exhausted => {}
             SearchOutcome::Stopped(_) => break,
         }
-        let at_bound = best
-            .as_ref()
-            .is_some_and(|b| b.len() as u64 - 1 <= lower_bound);
-        if run.exact || at_bound {
+        if run.exact {
             return best.map(|b| (b, true));
         }
         width = width.saturating_mul(3);
     }
-    best.map(|b| (b, false))
+    best.map(|b| {
+        let proven = b.len() as u64 - 1 <= lower_bound;
+        (b, proven)
+    })
 }

@@ -80,6 +80,8 @@ pub struct SearchControl {
     counters: Arc<Counters>,
     /// This control's own search's depth (a child's is its own): a stopped A* proves its f.
     depth: AtomicU64,
+    /// Successors its searches dropped for the space's move budget (see [`Self::add_cut`]).
+    cut: AtomicU64,
     stopped: AtomicBool,
     /// The limit that stopped the search: requested from outside (the harness's memory
     /// guard) or the first one `check` found.
@@ -132,6 +134,7 @@ impl SearchControl {
             requests_before: counters.requests.load(Ordering::Relaxed),
             counters,
             depth: AtomicU64::new(0),
+            cut: AtomicU64::new(0),
             stopped: AtomicBool::new(false),
             requested: Mutex::new(None),
             backend: None,
@@ -201,6 +204,20 @@ impl SearchControl {
                 .expanded
                 .fetch_add(new_expanded, Ordering::Relaxed);
         }
+    }
+
+    /// Counts successors dropped because the space's move budget ([`super::Space::max_depth`])
+    /// leaves them no room: with a larger budget the search would have gone on. Counted by the
+    /// local [`super::astar::astar`], for [`super::astar::in_rounds`].
+    pub fn add_cut(&self, dropped: u64) {
+        if dropped != 0 {
+            self.cut.fetch_add(dropped, Ordering::Relaxed);
+        }
+    }
+
+    /// Successors dropped for the move budget so far (see [`Self::add_cut`]).
+    pub fn cut(&self) -> u64 {
+        self.cut.load(Ordering::Relaxed)
     }
 
     /// Records the current memory estimate of the searches in progress.

@@ -392,6 +392,68 @@ fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
 }
 
 #[test]
+fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
+    // The 8-puzzle's hardest position (31 moves) under a loose budget of 45 moves. One A*
+    // stores successors with f up to 45 that it never expands; the rounds (from the start's
+    // bound of 21) never hold one above the round's bound, so their peak is smaller.
+    let space = EightPuzzle::new(HARDEST, true);
+    let loose = Bounded {
+        space: &space,
+        max_depth: 45,
+    };
+    let once = SearchControl::unlimited();
+    assert_eq!(
+        checked_length(&space, &found_path(astar(&loose, &once))),
+        31
+    );
+    let rounds = SearchControl::unlimited();
+    let found = astar::in_rounds(&loose, &rounds, 0, |round, ctl| astar(round, ctl));
+    assert_eq!(checked_length(&space, &found_path(found)), 31);
+    assert!(
+        rounds.peak_bytes() < once.peak_bytes(),
+        "{} against {}",
+        rounds.peak_bytes(),
+        once.peak_bytes()
+    );
+    // A plain A* first: one that finishes within its states is the single A*, count for
+    // count; one that the cap stops hands on to the rounds at the f it reached.
+    let plain = SearchControl::unlimited();
+    let found = astar::in_rounds(&loose, &plain, 1 << 20, |round, ctl| astar(round, ctl));
+    assert_eq!(checked_length(&space, &found_path(found)), 31);
+    assert_eq!(plain.states(), once.states());
+    let capped = SearchControl::unlimited();
+    let found = astar::in_rounds(&loose, &capped, 1_000, |round, ctl| astar(round, ctl));
+    assert_eq!(checked_length(&space, &found_path(found)), 31);
+    assert!(capped.states() > 1_000, "{}", capped.states());
+    // Below the optimum every round ends, and the last proves that no solution has 30 moves
+    // or fewer.
+    let tight = Bounded {
+        space: &space,
+        max_depth: 30,
+    };
+    let ctl = SearchControl::unlimited();
+    let none = astar::in_rounds(&tight, &ctl, 0, |round, ctl| astar(round, ctl));
+    assert_eq!((none, ctl.depth()), (SearchOutcome::Exhausted, 31));
+    // Without a budget, the rounds end when one drops nothing: here the half of the 8-puzzle's
+    // positions that cannot reach the goal (two tiles swapped), whole.
+    let unsolvable = EightPuzzle::new([2, 1, 3, 4, 5, 6, 7, 8, 0], true);
+    let whole = SearchControl::unlimited();
+    let none = astar::in_rounds(&unsolvable, &whole, 0, |round, ctl| astar(round, ctl));
+    assert_eq!(none, SearchOutcome::Exhausted);
+    let once = SearchControl::unlimited();
+    assert_eq!(astar(&unsolvable, &once), SearchOutcome::Exhausted);
+    assert_eq!(once.states(), 181_440);
+    // A limit inside a round keeps what the rounds before it proved.
+    let ctl = SearchControl::new(Limits {
+        max_states: Some(ctl.states() - 1),
+        ..Limits::default()
+    });
+    let stopped = astar::in_rounds(&tight, &ctl, 0, |round, ctl| astar(round, ctl));
+    assert!(matches!(stopped, SearchOutcome::Stopped(Limit::States(_))));
+    assert_eq!(ctl.depth(), 30);
+}
+
+#[test]
 fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
     let level = SearchControl::unlimited();
     let first = level.child(Limits::default());
@@ -636,6 +698,7 @@ fn beams_find_valid_paths_and_wider_beams_find_shorter_ones() {
             &space,
             10,
             31,
+            None,
             std::time::Duration::from_secs(60),
             &SearchControl::unlimited(),
         )
@@ -646,6 +709,46 @@ fn beams_find_valid_paths_and_wider_beams_find_shorter_ones() {
     assert!((31..=narrow).contains(&best), "{best} against {narrow}");
     // A beam as wide as the space is breadth-first search: optimal.
     assert_eq!(best, 31);
+}
+
+#[test]
+fn beams_after_a_known_solution_look_only_for_shorter_ones() {
+    // The 8-puzzle's hardest start (31 moves) with Manhattan ranking. A beam of 20 finds a
+    // longer path. Given it, the anytime search keeps no state that its heuristic says cannot
+    // finish shorter: it stores fewer states before a beam wide enough to drop nothing proves
+    // the optimum.
+    let space = EightPuzzle::new(HARDEST, true);
+    let narrow = found_path(beam::beam(&space, 20, &SearchControl::unlimited()).outcome);
+    assert!(
+        checked_length(&space, &narrow) > 31,
+        "a beam of 20 found the optimum"
+    );
+    let run = |known: Option<Vec<u64>>| {
+        let ctl = SearchControl::unlimited();
+        let (path, proven) =
+            beam::anytime(&space, 20, 0, known, std::time::Duration::MAX, &ctl).expect("a path");
+        assert!(proven, "the widths grow until a beam drops nothing");
+        (checked_length(&space, &path), ctl.states())
+    };
+    let (alone, alone_states) = run(None);
+    let (bounded, bounded_states) = run(Some(narrow));
+    assert_eq!((alone, bounded), (31, 31));
+    assert!(
+        bounded_states < alone_states,
+        "{bounded_states} against {alone_states}"
+    );
+    // Given an optimal path, a beam wide enough to drop nothing searched every shorter path,
+    // found none, and so proves it optimal with no lower bound given.
+    let optimal = found_path(astar(&space, &SearchControl::unlimited()));
+    let proof = beam::anytime(
+        &space,
+        1 << 20,
+        0,
+        Some(optimal.clone()),
+        std::time::Duration::MAX,
+        &SearchControl::unlimited(),
+    );
+    assert_eq!(proof, Some((optimal, true)));
 }
 
 #[test]
