@@ -391,6 +391,15 @@ fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
     );
 }
 
+/// [`astar::in_rounds`] with the local A* for each round.
+fn rounds_of_astar<P: Space>(
+    space: &P,
+    ctl: &SearchControl,
+    plain_states: u64,
+) -> SearchOutcome<P::State> {
+    astar::in_rounds(space, ctl, plain_states, |round, ctl| astar(round, ctl))
+}
+
 #[test]
 fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
     // The 8-puzzle's hardest position (31 moves) under a loose budget of 45 moves. One A*
@@ -407,7 +416,7 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
         31
     );
     let rounds = SearchControl::unlimited();
-    let found = astar::in_rounds(&loose, &rounds, 0, |round, ctl| astar(round, ctl));
+    let found = rounds_of_astar(&loose, &rounds, 0);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
     assert!(
         rounds.peak_bytes() < once.peak_bytes(),
@@ -418,11 +427,11 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
     // A plain A* first: one that finishes within its states is the single A*, count for
     // count; one that the cap stops hands on to the rounds at the f it reached.
     let plain = SearchControl::unlimited();
-    let found = astar::in_rounds(&loose, &plain, 1 << 20, |round, ctl| astar(round, ctl));
+    let found = rounds_of_astar(&loose, &plain, 1 << 20);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
     assert_eq!(plain.states(), once.states());
     let capped = SearchControl::unlimited();
-    let found = astar::in_rounds(&loose, &capped, 1_000, |round, ctl| astar(round, ctl));
+    let found = rounds_of_astar(&loose, &capped, 1_000);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
     assert!(capped.states() > 1_000, "{}", capped.states());
     // Below the optimum every round ends, and the last proves that no solution has 30 moves
@@ -432,13 +441,13 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
         max_depth: 30,
     };
     let ctl = SearchControl::unlimited();
-    let none = astar::in_rounds(&tight, &ctl, 0, |round, ctl| astar(round, ctl));
+    let none = rounds_of_astar(&tight, &ctl, 0);
     assert_eq!((none, ctl.depth()), (SearchOutcome::Exhausted, 31));
     // Without a budget, the rounds end when one drops nothing: here the half of the 8-puzzle's
     // positions that cannot reach the goal (two tiles swapped), whole.
     let unsolvable = EightPuzzle::new([2, 1, 3, 4, 5, 6, 7, 8, 0], true);
     let whole = SearchControl::unlimited();
-    let none = astar::in_rounds(&unsolvable, &whole, 0, |round, ctl| astar(round, ctl));
+    let none = rounds_of_astar(&unsolvable, &whole, 0);
     assert_eq!(none, SearchOutcome::Exhausted);
     let once = SearchControl::unlimited();
     assert_eq!(astar(&unsolvable, &once), SearchOutcome::Exhausted);
@@ -448,7 +457,7 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
         max_states: Some(ctl.states() - 1),
         ..Limits::default()
     });
-    let stopped = astar::in_rounds(&tight, &ctl, 0, |round, ctl| astar(round, ctl));
+    let stopped = rounds_of_astar(&tight, &ctl, 0);
     assert!(matches!(stopped, SearchOutcome::Stopped(Limit::States(_))));
     assert_eq!(ctl.depth(), 30);
 }
