@@ -32,10 +32,10 @@
 //! larger of two consistent bounds is consistent.
 
 use super::bits::{Bits, FireSet};
-use super::board::Board;
+use super::board::{Board, MAX_WORDS};
 use super::pattern::PatternTable;
 use super::rules::Dir;
-use super::runs::{MAX_GOLDEN, NO_SEGMENT, Runs};
+use super::runs::{Cells, MAX_GOLDEN, NO_SEGMENT, Runs, TurnCell};
 
 /// Relaxed distances kept per cell as sets; longer ones count as `LEVELS + 1`.
 const LEVELS: usize = 6;
@@ -107,7 +107,8 @@ impl<F: FireSet> Bounds<F> {
                     row_fires[usize::from(r)] |= 1 << j;
                     col_fires[usize::from(c)] |= 1 << j;
                 }
-                Runs::new(row_fires, col_fires, cells)
+                let turns = turn_cells(board, &cells, [rows, cols]);
+                Runs::new(row_fires, col_fires, cells, turns)
             }),
             pattern: PatternTable::new(board, fire_cell, start_regular, start_golden),
         }
@@ -195,8 +196,18 @@ impl<F: FireSet> Bounds<F> {
                     cells[n] = g;
                     n += 1;
                 }
+                let mut occupied: Cells = [0; MAX_WORDS];
+                occupied[..N].copy_from_slice(&regular.or(*golden).0);
                 (n <= MAX_GOLDEN)
-                    .then(|| runs.bound(coverable, &cells[..n], fires.count(), regular_cost))
+                    .then(|| {
+                        runs.bound(
+                            coverable,
+                            &cells[..n],
+                            fires.count(),
+                            regular_cost,
+                            &occupied,
+                        )
+                    })
                     .flatten()
             }
             _ => None,
@@ -281,6 +292,50 @@ fn fire_segments<const N: usize>(
         })
         .collect();
     Some((fires, cells))
+}
+
+/// Per orientation (rows, then columns) and fire segment of that orientation: its cells as
+/// turn cells of a first run along it ([`super::runs`]). `cells`: each board bit's row and
+/// column fire segment; `segments`: how many fire segments each orientation has.
+fn turn_cells<const N: usize>(
+    board: &Board<N>,
+    cells: &[(u8, u8)],
+    segments: [usize; 2],
+) -> [Vec<Vec<TurnCell>>; 2] {
+    let num = &board.num;
+    let open = |b: Option<usize>| b.filter(|&b| board.open.has(b));
+    let mut turns = segments.map(|n| (0..n).map(|_| Vec::new()).collect::<Vec<_>>());
+    for (x, &(row, col)) in cells.iter().enumerate() {
+        for (side, own, across, along, sideways) in [
+            (0, row, col, [Dir::Left, Dir::Right], [Dir::Up, Dir::Down]),
+            (1, col, row, [Dir::Up, Dir::Down], [Dir::Left, Dir::Right]),
+        ] {
+            if own == NO_SEGMENT {
+                continue;
+            }
+            let mut turn = TurnCell {
+                across,
+                wall: [false; 2],
+                cells: [[0; MAX_WORDS]; 2],
+            };
+            let mut add = |case: usize, cell: Option<usize>| match cell {
+                Some(c) => turn.cells[case][c / 64] |= 1 << (c % 64),
+                None => turn.wall[case] = true,
+            };
+            for d in along {
+                let support = open(num.step(x, d));
+                add(0, support);
+                add(1, support);
+                if let Some(cell) = support {
+                    for s in sideways {
+                        add(1, open(num.step(cell, s)));
+                    }
+                }
+            }
+            turns[side][usize::from(own)].push(turn);
+        }
+    }
+    turns
 }
 
 /// Relaxed push distances from `start` to every cell for a regular or a golden block.

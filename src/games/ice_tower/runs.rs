@@ -36,17 +36,55 @@
 //! golden reach from `p` holds the reach from `p'`. Vertical pushes likewise. The cap keeps
 //! this: a choice of cost `CAP − 1` becomes one of cost `CAP`, and the value is never above it.
 //!
+//! **The first turn** (states with at most two golden blocks). P lets a block turn anywhere,
+//! but a block stops only in front of a wall or a block. Say a block `g` starts along its own
+//! row segment `L` (columns symmetrically) and that `L` holds a coverable fire. Its first turn
+//! is at the cell `x` where its first run ends, and at the time the cell `s` beyond `x` along
+//! `L` holds a wall or a block: its *support*. Call `g` *charged* (for that orientation) when
+//! at every cell `x` of `L` whose column segment holds a coverable fire, both supports `x ± 1`
+//! are open cells that hold no block of the state (other than `g`) and, if the state has a
+//! second golden block, whose two neighbours across `L` are open and hold no block either.
+//! Then every solution in which `g` makes a second run pays for it in one of three ways, each
+//! of which P can charge:
+//!
+//! - its second run lies in a column segment without a coverable fire: one column slot covers
+//!   nothing (**one slot fewer across**);
+//! - else the block on `s` got there by a push. A regular block: a push that leaves a block
+//!   resting, so the regular pushes are at least one more than the fires they put out
+//!   (**a stopper push**: with `n` fires left to regular blocks, at least
+//!   `max(regular cost, n + 1)`, as the resting push may be one the regular cost already counts
+//!   as an intermediate stop). Another golden block `h` that came along `L`: `h` has a run in
+//!   `L` too, so two runs share one row segment (**one slot fewer along**; only when another
+//!   block is used). Another golden block `h` that came across `L`: it stopped on `s` in front
+//!   of a neighbour of `s` across `L`, which by the charge held no block of the state and is no
+//!   wall, so a block came there by a push; not `g` (it was in `L` all along) nor `h`, so with
+//!   two golden blocks a regular block: a stopper push again.
+//!
+//! So P charges a choice in which some charged block has `m ≥ 2` the least of these. This is
+//! admissible by the cases above, and consistent: the charge moves by a push only where a
+//! block comes to rest beside a support (a regular push that already lowered the regular cost
+//! by at most 1: `max(cost, n + 1)` is at most 1 above the cost after it), where the push puts
+//! out the last coverable fire of `L` (then the block's own slot is empty after it, worth the
+//! same as the slot fewer or the stopper push before it), or where a golden push of the charged
+//! block itself ends: a push that ends in front of a wall or a block of the state ends at a
+//! turn cell with a free support, so a choice that adds that run before it is not charged, or,
+//! where the column there holds no coverable fire, pays with the slot that the choice after it
+//! leaves empty. The exhaustive check of the small levels holds the bound to both properties.
+//!
 //! **Computing P** for a set of coverable fires and the blocks' own segments: with the column
 //! slots chosen as a set, rows are disjoint, so the best rows are the forced ones plus the rows
 //! with the most remaining fires. The smaller side (rows or columns) is enumerated over its
 //! subsets, so P is used only while that side has at most [`MAX_ENUMERATED`] segments with
 //! coverable fires (a count that never grows along a path, so the choice stays consistent).
-//! The coverage per total run count depends only on the coverable fires and the blocks' own
-//! segments, and many states share those: it is memoised per thread.
+//! The coverage per total run count depends only on the coverable fires, the blocks' own
+//! segments and which of them are charged, and many states share those: it is memoised per
+//! thread.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::board::MAX_WORDS;
 
 /// The value of P is capped here, and run totals at `CAP - 1` are the most considered.
 pub const CAP: u32 = 32;
@@ -57,11 +95,43 @@ pub const MAX_ENUMERATED: usize = 10;
 /// The most golden blocks the bound handles (3^k orientation choices).
 pub const MAX_GOLDEN: usize = 3;
 
+/// The most golden blocks for which first turns are charged (a third golden block could be
+/// the support of the second's stopper).
+const MAX_CHARGED_GOLDEN: usize = 2;
+
 /// No segment with fires through this cell in this orientation.
 pub const NO_SEGMENT: u8 = u8::MAX;
 
-/// Memoised coverage tables per thread, keyed by (level id, coverable fires, own segments).
-type Memo = HashMap<(u64, u64, u64), [u8; CAP as usize]>;
+/// Memoised coverage tables per thread, keyed by (level id, coverable fires, own segments and
+/// the blocks' charged first turns).
+type Memo = HashMap<(u64, u64, u64), Coverage>;
+
+/// Per total run count below [`CAP`]: the most coverable fires (`NONE` where no choice has that
+/// total), of the choices that charge no first turn, and of those that do: with all their
+/// slots (the stopper costs a push) and with one slot fewer on either side.
+#[derive(Clone, Copy)]
+struct Coverage {
+    plain: [u8; CAP as usize],
+    charged: [u8; CAP as usize],
+    charged_fewer: [[u8; CAP as usize]; 2],
+}
+
+/// A set of board bits (the largest board's words).
+pub type Cells = [u64; MAX_WORDS];
+
+/// A cell of a fire segment where a golden block's first run along it could turn, with the
+/// cells where a block makes that turn free (see the module docs): its two supports (the cells
+/// beyond it along the segment), and with another golden block in play also their neighbours
+/// across the segment.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnCell {
+    /// The fire segment across the line through the cell ([`NO_SEGMENT`] without fires).
+    pub across: u8,
+    /// Per case (one golden block, several): whether a wall makes the turn free.
+    pub wall: [bool; 2],
+    /// Per case: the open cells where a block makes the turn free.
+    pub cells: [Cells; 2],
+}
 
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
@@ -87,43 +157,108 @@ pub struct Runs {
     col_fires: Vec<u64>,
     /// Per board bit: its row segment and column segment ids ([`NO_SEGMENT`] without fires).
     pub cell_segments: Vec<(u8, u8)>,
+    /// Per orientation (rows, columns) and fire segment: its cells as turn cells.
+    turns: [Vec<Vec<TurnCell>>; 2],
 }
 
 impl Runs {
-    pub fn new(row_fires: Vec<u64>, col_fires: Vec<u64>, cell_segments: Vec<(u8, u8)>) -> Runs {
+    pub fn new(
+        row_fires: Vec<u64>,
+        col_fires: Vec<u64>,
+        cell_segments: Vec<(u8, u8)>,
+        turns: [Vec<Vec<TurnCell>>; 2],
+    ) -> Runs {
         Runs {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             row_fires,
             col_fires,
             cell_segments,
+            turns,
         }
+    }
+
+    /// Whether a golden block on board bit `g` whose first run lies along its row (`side` 0)
+    /// or column (`side` 1) pays for its first turn (see the module docs): its segment holds a
+    /// coverable fire, and no turn cell of it whose segment across holds one is made free by a
+    /// wall or a block (`occupied`; `shared`: another golden block is in play).
+    fn first_turn_charged(
+        &self,
+        side: usize,
+        g: usize,
+        coverable: u64,
+        shared: bool,
+        occupied: &Cells,
+    ) -> bool {
+        let (own, own_fires) = match side {
+            0 => (self.cell_segments[g].0, &self.row_fires),
+            _ => (self.cell_segments[g].1, &self.col_fires),
+        };
+        if own == NO_SEGMENT || own_fires[usize::from(own)] & coverable == 0 {
+            return false;
+        }
+        let Some(mut freeing) = self.freeing_cells(side, own, coverable, shared) else {
+            return false;
+        };
+        // The block itself is no support of its own turn.
+        freeing[g / 64] &= !(1 << (g % 64));
+        freeing.iter().zip(occupied).all(|(f, o)| f & o == 0)
+    }
+
+    /// The cells where a block frees a first turn along fire segment `own` (`side` 0: a row),
+    /// or `None` where a wall does.
+    fn freeing_cells(&self, side: usize, own: u8, coverable: u64, shared: bool) -> Option<Cells> {
+        let across_fires = [&self.col_fires, &self.row_fires][side];
+        let case = usize::from(shared);
+        let mut freeing = [0u64; MAX_WORDS];
+        for t in &self.turns[side][usize::from(own)] {
+            if t.across == NO_SEGMENT || across_fires[usize::from(t.across)] & coverable == 0 {
+                continue;
+            }
+            if t.wall[case] {
+                return None;
+            }
+            for (f, c) in freeing.iter_mut().zip(&t.cells[case]) {
+                *f |= c;
+            }
+        }
+        Some(freeing)
     }
 
     /// P's value, or `None` where the bound does not apply (too many segments on both sides, or
     /// too many golden blocks). `coverable`: burning fires some golden block can reach;
     /// `golden`: the golden blocks' board bits; `burning`: the number of burning fires;
-    /// `regular_cost(n)`: the least cost of `n` regular blocks, `None` if there are fewer.
+    /// `regular_cost(n)`: the least cost of `n` regular blocks, `None` if there are fewer;
+    /// `occupied`: the board bits that hold a block (regular or golden).
     pub fn bound(
         &self,
         coverable: u64,
         golden: &[usize],
         burning: u32,
         regular_cost: impl Fn(u32) -> Option<u32>,
+        occupied: &Cells,
     ) -> Option<u32> {
         if golden.len() > MAX_GOLDEN {
             return None;
         }
         let mut own = 0u64;
-        for (i, &g) in golden.iter().enumerate() {
+        let mut charged = [[false; 2]; MAX_GOLDEN];
+        let shared = golden.len() > 1;
+        for (i, (&g, charged)) in golden.iter().zip(&mut charged).enumerate() {
             let (r, c) = self.cell_segments[g];
             own |= (u64::from(r) | u64::from(c) << 8) << (16 * i);
+            if golden.len() <= MAX_CHARGED_GOLDEN {
+                for (side, charged) in charged.iter_mut().enumerate() {
+                    *charged = self.first_turn_charged(side, g, coverable, shared, occupied);
+                    own |= u64::from(*charged) << (48 + 2 * i + side);
+                }
+            }
         }
         let key = (self.id, coverable, own);
         let cover = MEMO.with(|memo| memo.borrow().get(&key).copied());
         let cover = match cover {
             Some(c) => c,
             None => {
-                let c = self.coverage(coverable, golden)?;
+                let c = self.coverage(coverable, golden, charged)?;
                 MEMO.with(|memo| {
                     let mut memo = memo.borrow_mut();
                     if memo.len() >= MEMO_LIMIT {
@@ -134,22 +269,40 @@ impl Runs {
                 c
             }
         };
+        let left = |covered: u8| burning.saturating_sub(u32::from(covered));
         let mut best = CAP;
-        for (runs, &covered) in (0..).zip(&cover) {
-            if covered == NONE || runs >= best {
-                continue;
+        for runs in 0..CAP {
+            if runs >= best {
+                break;
             }
-            if let Some(cost) = regular_cost(burning.saturating_sub(u32::from(covered))) {
-                best = best.min(runs + cost);
-            }
+            let i = runs as usize;
+            let mut consider = |covered: u8, cost: &dyn Fn(u32) -> Option<u32>| {
+                if covered != NONE
+                    && runs < best
+                    && let Some(c) = cost(left(covered))
+                {
+                    best = best.min(runs + c);
+                }
+            };
+            consider(cover.plain[i], &regular_cost);
+            // The stopper's push: a regular push that leaves a block resting, which may be one
+            // of the intermediate stops that the regular cost already counts.
+            consider(cover.charged[i], &|n| regular_cost(n).map(|c| c.max(n + 1)));
+            consider(cover.charged_fewer[0][i], &regular_cost);
+            consider(cover.charged_fewer[1][i], &regular_cost);
         }
         Some(best)
     }
 
-    /// Per total run count below [`CAP`]: the most coverable fires the golden blocks can cover
-    /// (`NONE` where no choice has that total), or `None` where both sides have too many
-    /// segments.
-    fn coverage(&self, coverable: u64, golden: &[usize]) -> Option<[u8; CAP as usize]> {
+    /// The most coverable fires the golden blocks can cover per total run count ([`Coverage`]),
+    /// or `None` where both sides have too many segments. `charged[i][side]`: block `i` pays
+    /// for its first turn when its first run lies along its row (side 0) or column (side 1).
+    fn coverage(
+        &self,
+        coverable: u64,
+        golden: &[usize],
+        charged: [[bool; 2]; MAX_GOLDEN],
+    ) -> Option<Coverage> {
         let lines = |fires: &[u64]| -> Vec<(usize, u64)> {
             fires
                 .iter()
@@ -186,10 +339,30 @@ impl Runs {
                 }
             })
             .collect();
+        // The charged first turns by side of the enumeration.
+        let charged: Vec<[bool; 2]> = charged[..golden.len()]
+            .iter()
+            .map(|&[row, col]| {
+                if enumerate_rows {
+                    [col, row]
+                } else {
+                    [row, col]
+                }
+            })
+            .collect();
         let (ng, ne) = (greedy.len(), enumerated.len());
         let most_runs = 2 * ng.max(ne) + 2;
-        let mut cover = [NONE; CAP as usize];
-        cover[0] = 0;
+        let mut cover = Coverage {
+            plain: [NONE; CAP as usize],
+            charged: [NONE; CAP as usize],
+            charged_fewer: [[NONE; CAP as usize]; 2],
+        };
+        cover.plain[0] = 0;
+        let raise = |cell: &mut u8, c: u8| {
+            if c != NONE && (*cell == NONE || c > *cell) {
+                *cell = c;
+            }
+        };
         let mut tables: Vec<((u64, u64), Table)> = Vec::new();
         // Orientation per block: 0 unused, 1 starts on side 0, 2 starts on side 1.
         let choices = 3usize.pow(golden.len() as u32);
@@ -227,11 +400,34 @@ impl Runs {
                     total += m;
                 }
                 if total < CAP as usize {
-                    let g = (slots[0] - empty[0]).min(ng);
-                    let e = (slots[1] - empty[1]).min(ne);
-                    let c = table[g][e];
-                    if c != NONE && (cover[total] == NONE || c > cover[total]) {
-                        cover[total] = c;
+                    let lines = [slots[0] - empty[0], slots[1] - empty[1]];
+                    let c = table[lines[0].min(ng)][lines[1].min(ne)];
+                    // A block with a charged first turn and a second run: the sides where a
+                    // run may be lost instead of paying for a stopper (its second run's, and
+                    // its own line's when another block is used and could share that line).
+                    let mut lose = [false; 2];
+                    let shared = used.len() > 1;
+                    for (k, &i) in used.iter().enumerate() {
+                        let first = orient[i] - 1;
+                        if counts[k] >= 2 && charged[i][first] {
+                            lose[1 - first] = true;
+                            lose[first] |= shared;
+                        }
+                    }
+                    if lose == [false; 2] {
+                        raise(&mut cover.plain[total], c);
+                    } else {
+                        raise(&mut cover.charged[total], c);
+                        for side in 0..2 {
+                            if let Some(fewer) = lines[side].checked_sub(1).filter(|_| lose[side]) {
+                                let mut l = lines;
+                                l[side] = fewer;
+                                raise(
+                                    &mut cover.charged_fewer[side][total],
+                                    table[l[0].min(ng)][l[1].min(ne)],
+                                );
+                            }
+                        }
                     }
                 }
                 // Next combination of counts.

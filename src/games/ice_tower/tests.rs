@@ -577,6 +577,34 @@ fn golden_blocks_alternate_rows_and_columns_in_the_bound() {
     assert_eq!(solved_in(rows), 2);
 }
 
+/// The bound at a level's start without the golden-pattern table, whose exact golden geometry
+/// would otherwise hide the golden-run bound on small levels.
+fn run_bound(rows: &str) -> Option<u32> {
+    let mut space = IceSpace::<1, 2>::new(&puzzle(rows));
+    let FireBounds::Narrow(bounds) = &mut space.bounds else {
+        panic!("at most 64 fires")
+    };
+    bounds.pattern = None;
+    space.heuristic(&space.start())
+}
+
+#[test]
+fn a_first_turn_in_open_floor_costs_a_stopper() {
+    // The golden block's row holds a fire, and the column of the other two fires crosses it in
+    // open floor. Two runs would put out all three (row 2, then column 6), but the turn at 2,6
+    // needs a stopper at 2,7 first: the block at 4,7 pushed up, under the one at 1,7. So 3
+    // pushes: that, or the row and a regular block into each fire of column 6.
+    let open =
+        "########## / #@     % # / # $  *   # / #        # / #     *% # / # %   *  # / ##########";
+    assert_eq!(run_bound(open), Some(3));
+    assert_eq!(solved_in(open), 3);
+    // A block on the support: the row run stops in front of it, and two runs do it.
+    let supported =
+        "########## / #@       # / # $  * % # / #        # / #     *  # / # %   *  # / ##########";
+    assert_eq!(run_bound(supported), Some(2));
+    assert_eq!(solved_in(supported), 2);
+}
+
 /// The golden-pattern table's distance of a level's start ([`super::pattern`]).
 fn pattern_distance(rows: &str) -> Option<u32> {
     let space = IceSpace::<1, 2>::new(&puzzle(rows));
