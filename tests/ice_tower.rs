@@ -305,7 +305,8 @@ fn exact_distances(space: &IceSpace<4, 4>) -> HashMap<Key<4>, Option<u32>> {
 #[test]
 fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
     // On every reachable state: a state called dead has no way to a goal, the bound never
-    // exceeds the true distance, and it drops by at most 1 per push.
+    // exceeds the true distance, it drops by at most 1 per push, and under a limit it is the
+    // same wherever the limit does not hide it, as are the successors kept within it.
     let mut checked = 0;
     for (name, puzzle) in small_levels() {
         if puzzle.grid.has_arrows() {
@@ -320,9 +321,35 @@ fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
                 (Some(h), Some(d)) => assert!(h <= *d, "{name}: bound {h} > distance {d}"),
                 _ => {}
             }
-            let Some(h) = h else { continue };
+            // Under a limit the bound is the same up to the limit, and above it on both sides.
             let mut out = Vec::new();
             space.successors(s, None, &mut out);
+            for limit in 0..h.map_or(1, |h| h + 2) {
+                let within = space.heuristic_within(s, limit);
+                assert_eq!(
+                    within.map(|w| w.min(limit + 1)),
+                    h.map(|h| h.min(limit + 1)),
+                    "{name}: the bound within {limit}"
+                );
+                // The successors within it: those whose bound is, with it; the others counted.
+                let (mut kept, mut scratch) = (Vec::new(), Vec::new());
+                let above = space.successors_within(s, None, limit, &mut scratch, &mut kept);
+                let bounds: Vec<Option<u32>> = out.iter().map(|n| space.heuristic(n)).collect();
+                let mut expected: Vec<(Key<4>, u32)> = out
+                    .iter()
+                    .zip(&bounds)
+                    .filter_map(|(n, h)| h.filter(|&h| h <= limit).map(|h| (*n, h)))
+                    .collect();
+                expected.sort_unstable();
+                kept.sort_unstable();
+                assert_eq!(kept, expected, "{name}: the successors within {limit}");
+                let beyond = bounds.iter().flatten().filter(|&&h| h > limit).count();
+                assert_eq!(
+                    above, beyond as u64,
+                    "{name}: the successors beyond {limit}"
+                );
+            }
+            let Some(h) = h else { continue };
             for n in out {
                 if let Some(hn) = space.heuristic(&n) {
                     assert!(h <= hn + 1, "{name}: the bound drops from {h} to {hn}");

@@ -189,7 +189,10 @@ where
                         if space.is_goal(&next) {
                             rounds.offer((next, parent, f));
                         }
-                    } else if let Some(h) = space.heuristic(&next) {
+                    } else if let Some(h) = match max_depth {
+                        Some(max) => space.heuristic_within(&next, max.saturating_sub(g + 1)),
+                        None => space.heuristic(&next),
+                    } {
                         let f_next = (g + 1 + h).max(f);
                         if max_depth.is_none_or(|max| f_next <= max) {
                             rounds.offer((next, parent, f_next));

@@ -411,7 +411,10 @@ fn expand_chunk<P: Space>(
     (f, g): (u32, u32),
     (expansion, ordered): (Expansion, bool),
     Scratch {
-        successors, batch, ..
+        successors,
+        bounded,
+        batch,
+        ..
     }: &mut Scratch<P::State>,
 ) -> ChunkResult {
     let mut result = ChunkResult::empty();
@@ -428,12 +431,12 @@ fn expand_chunk<P: Space>(
     let (mut stored, mut cut) = (0, 0);
     for &index in chunk {
         let state = visited.state(index);
-        successors.clear();
-        space.successors(&state, visited.came_by(index), successors);
-        let mut best = u32::MAX;
-        for &next in successors.iter() {
-            let next = space.canonical(next);
-            if goals_only {
+        if goals_only {
+            successors.clear();
+            space.successors(&state, visited.came_by(index), successors);
+            let mut best = u32::MAX;
+            for &next in successors.iter() {
+                let next = space.canonical(next);
                 if space.is_goal(&next) {
                     batch.push(next, index, space.move_tag(&next, &state), g + 1, f);
                 } else {
@@ -442,17 +445,21 @@ fn expand_chunk<P: Space>(
                     }
                     cut += u64::from(last_layer);
                 }
-            } else if let Some(h) = space.heuristic(&next) {
-                let f_next = (g + 1 + h).max(f);
-                if max_depth.is_none_or(|max| f_next <= max) {
-                    batch.push(next, index, space.move_tag(&next, &state), g + 1, f_next);
-                } else {
-                    cut += 1;
-                }
             }
-        }
-        if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
-            result.deferred.push((index, best));
+            if expansion == Expansion::GoalsOnly && !last_layer && best != u32::MAX {
+                result.deferred.push((index, best));
+            }
+        } else {
+            // Not the last layer: g + 1 < max, and a successor's f is within the budget when
+            // its bound is within what the budget leaves.
+            let limit = max_depth.map_or(u32::MAX, |max| max - g - 1);
+            bounded.clear();
+            cut +=
+                space.successors_within(&state, visited.came_by(index), limit, successors, bounded);
+            for &(next, h) in bounded.iter() {
+                let f_next = (g + 1 + h).max(f);
+                batch.push(next, index, space.move_tag(&next, &state), g + 1, f_next);
+            }
         }
         if batch.is_full() {
             stored += settle(visited, batch, f, &mut result.queued);

@@ -138,6 +138,7 @@ fn successors_of<P: Space>(
         successors,
         batch,
         stored,
+        ..
     }: &mut Scratch<P::State>,
 ) -> Vec<Ranked<P::State>> {
     stored.clear();
@@ -159,7 +160,10 @@ fn successors_of<P: Space>(
         .zip(known)
         .filter(|&(_, known)| !known)
         .filter_map(|(&(state, parent), _)| {
-            let h = space.heuristic(&state)?;
+            let h = match max_depth {
+                Some(max) => space.heuristic_within(&state, max.saturating_sub(depth))?,
+                None => space.heuristic(&state)?,
+            };
             if max_depth.is_some_and(|max| depth + h > max) {
                 return None;
             }

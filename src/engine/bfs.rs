@@ -210,6 +210,7 @@ fn expand_chunk<P: Space>(
         successors,
         batch,
         stored,
+        ..
     }: &mut Scratch<P::State>,
     target: &Target<P::State>,
 ) -> (u64, u64, Option<u32>) {

@@ -48,6 +48,24 @@ impl<P: Space> Space for Bounded<'_, P> {
     }
 
     #[inline]
+    fn heuristic_within(&self, state: &P::State, limit: u32) -> Option<u32> {
+        self.space.heuristic_within(state, limit)
+    }
+
+    #[inline]
+    fn successors_within(
+        &self,
+        state: &P::State,
+        came_by: Option<u8>,
+        limit: u32,
+        scratch: &mut Vec<P::State>,
+        out: &mut Vec<(P::State, u32)>,
+    ) -> u64 {
+        self.space
+            .successors_within(state, came_by, limit, scratch, out)
+    }
+
+    #[inline]
     fn tiebreak(&self, state: &P::State) -> u32 {
         self.space.tiebreak(state)
     }

@@ -85,6 +85,44 @@ pub trait Space: Sync {
         Some(0)
     }
 
+    /// [`Space::heuristic`] where only values up to `limit` matter, as under a move budget: the
+    /// same value when it is at most `limit` (and `None` for a dead state), otherwise any value
+    /// above `limit`. A game whose bound is the largest of several can stop at the first part
+    /// above `limit`. Default: [`Space::heuristic`].
+    #[inline]
+    fn heuristic_within(&self, state: &Self::State, _limit: u32) -> Option<u32> {
+        self.heuristic(state)
+    }
+
+    /// The successors of `state` (after [`Space::canonical`]) whose bound is at most `limit`,
+    /// each with its bound ([`Space::heuristic_within`]), pushed to `out`; returns how many
+    /// others were above `limit` (dead ones are not counted). Used by [`astar`] under a move
+    /// budget (`u32::MAX` without one). A game can skip the rest of a successor's work once its
+    /// bound is out. `scratch` is the default's buffer. Default: [`Space::successors`], then
+    /// [`Space::heuristic_within`] of each.
+    #[inline]
+    fn successors_within(
+        &self,
+        state: &Self::State,
+        came_by: Option<u8>,
+        limit: u32,
+        scratch: &mut Vec<Self::State>,
+        out: &mut Vec<(Self::State, u32)>,
+    ) -> u64 {
+        scratch.clear();
+        self.successors(state, came_by, scratch);
+        let mut above = 0;
+        for &next in scratch.iter() {
+            let next = self.canonical(next);
+            match self.heuristic_within(&next, limit) {
+                Some(h) if h <= limit => out.push((next, h)),
+                Some(_) => above += 1,
+                None => {}
+            }
+        }
+        above
+    }
+
     /// A game's measure of the work left in `state` (gems on the board, fires burning), smaller
     /// first: among the states [`astar::ordered_astar`] may find one move from a goal, those
     /// with smaller values are expanded first, and a [`beam`] keeps states with smaller values

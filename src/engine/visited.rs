@@ -133,10 +133,12 @@ impl<S: Pod> Default for Batch<S> {
     }
 }
 
-/// A worker's reusable buffers: the successors of one state, a chunk's batch, and the states
-/// it stored (examined after the set's locks are released).
+/// A worker's reusable buffers: the successors of one state (and, in A*, those within the move
+/// budget with their bounds), a chunk's batch, and the states it stored (examined after the
+/// set's locks are released).
 pub struct Scratch<S> {
     pub successors: Vec<S>,
+    pub bounded: Vec<(S, u32)>,
     pub batch: Batch<S>,
     pub stored: Vec<(S, u32)>,
 }
@@ -162,6 +164,7 @@ impl<S: Pod> ScratchPool<S> {
         let taken = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut scratch = taken.unwrap_or_else(|| Scratch {
             successors: Vec::new(),
+            bounded: Vec::new(),
             batch: Batch::new(),
             stored: Vec::new(),
         });
@@ -206,7 +209,8 @@ impl<S: Pod> ScratchPool<S> {
 
 fn scratch_bytes<S: Pod>(scratch: &Scratch<S>) -> u64 {
     (scratch.successors.capacity() * size_of::<S>()
-        + scratch.stored.capacity() * size_of::<(S, u32)>()) as u64
+        + (scratch.stored.capacity() + scratch.bounded.capacity()) * size_of::<(S, u32)>())
+        as u64
         + scratch.batch.bytes()
 }
 

@@ -35,7 +35,7 @@ use super::bits::{Bits, FireSet};
 use super::board::{Board, MAX_WORDS};
 use super::pattern::PatternTable;
 use super::rules::Dir;
-use super::runs::{Cells, MAX_GOLDEN, NO_SEGMENT, Runs, TurnCell};
+use super::runs::{CAP, Cells, MAX_GOLDEN, NO_COST, NO_SEGMENT, RegularCosts, Runs, TurnCell};
 
 /// Relaxed distances kept per cell as sets; longer ones count as `LEVELS + 1`.
 const LEVELS: usize = 6;
@@ -140,13 +140,16 @@ impl<F: FireSet> Bounds<F> {
     }
 
     /// A lower bound on the pushes left, or `None` for a dead state. `fires` holds the burning
-    /// fires by index.
+    /// fires by index. Bounds above `limit` are not told apart: where the cheaper parts (the
+    /// regular cost, the pattern table) already exceed it, the golden-run bound is skipped, and
+    /// that bound stops looking at `limit + 1`.
     #[inline]
     pub fn estimate<const N: usize>(
         &self,
         regular: &Bits<N>,
         golden: &Bits<N>,
         fires: F,
+        limit: u32,
     ) -> Option<u32> {
         if fires.is_empty() {
             return Some(0);
@@ -183,7 +186,16 @@ impl<F: FireSet> Bounds<F> {
             }
             (needed == 0).then_some(h)
         };
-        let h = regular_cost(fires.minus(golden_reach).count())? + self.line_cover(golden_reach);
+        // The dead-state tests come first: a state above `limit` must still be told from a dead one.
+        let regular_only = regular_cost(fires.minus(golden_reach).count())?;
+        let pattern = match &self.pattern {
+            Some(table) => table.bound(golden, fires)?,
+            None => 0,
+        };
+        let known = regular_only.max(pattern);
+        if known > limit {
+            return Some(known);
+        }
         let runs = match (&self.runs, golden_reach.as_word()) {
             (Some(runs), Some(coverable)) if !golden.is_empty() => {
                 let mut cells = [0usize; MAX_GOLDEN];
@@ -198,25 +210,43 @@ impl<F: FireSet> Bounds<F> {
                 }
                 let mut occupied: Cells = [0; MAX_WORDS];
                 occupied[..N].copy_from_slice(&regular.or(*golden).0);
+                let mut least_regular: RegularCosts = [NO_COST; 65];
+                least_regular[0] = 0;
+                let (mut blocks, mut total) = (0, 0);
+                for (cost, &count) in blocks_at_cost.iter().enumerate().skip(1) {
+                    for _ in 0..count.min(64 - blocks as u32) {
+                        blocks += 1;
+                        total += cost as u32;
+                        least_regular[blocks] = total;
+                    }
+                }
                 (n <= MAX_GOLDEN)
                     .then(|| {
                         runs.bound(
                             coverable,
                             &cells[..n],
                             fires.count(),
-                            regular_cost,
+                            &least_regular,
                             &occupied,
+                            limit,
                         )
                     })
                     .flatten()
             }
             _ => None,
         };
-        let pattern = match &self.pattern {
-            Some(table) => table.bound(golden, fires)?,
-            None => 0,
-        };
-        Some(h.max(runs.unwrap_or(0)).max(pattern))
+        match runs {
+            // The golden-run bound is at least the line-cover bound (module docs), so the
+            // matching is needed only where it does not apply or is capped.
+            Some(runs) if runs < CAP => {
+                debug_assert!(runs > limit || runs >= regular_only + self.line_cover(golden_reach));
+                Some(runs.max(pattern))
+            }
+            _ => {
+                let lines = regular_only + self.line_cover(golden_reach);
+                Some(lines.max(runs.unwrap_or(0)).max(pattern))
+            }
+        }
     }
 }
 

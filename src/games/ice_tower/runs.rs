@@ -104,7 +104,7 @@ pub const NO_SEGMENT: u8 = u8::MAX;
 
 /// Memoised coverage tables per thread, keyed by (level id, coverable fires, own segments and
 /// the blocks' charged first turns).
-type Memo = HashMap<(u64, u64, u64), Coverage>;
+type Memo = HashMap<(u64, u64, u64), Coverage, foldhash::fast::FixedState>;
 
 /// Per total run count below [`CAP`]: the most coverable fires (`NONE` where no choice has that
 /// total), of the choices that charge no first turn, and of those that do: with all their
@@ -115,6 +115,46 @@ struct Coverage {
     charged: [u8; CAP as usize],
     charged_fewer: [[u8; CAP as usize]; 2],
 }
+
+impl Coverage {
+    /// P's value from the coverage: the least runs plus the regular cost of the `burning`
+    /// fires the runs leave (see the module docs), capped at [`CAP`]. Totals above `limit` are
+    /// not looked for: the value is then at least `limit + 1` but may be more.
+    fn least_pushes(&self, burning: u32, regular: &RegularCosts, limit: u32) -> u32 {
+        let mut best = CAP.min(limit.saturating_add(1));
+        let mut runs = 0;
+        while runs < best {
+            let i = runs as usize;
+            let plans = [
+                (self.plain[i], false),
+                // The stopper's push: a regular push that leaves a block resting, which may be
+                // one of the intermediate stops that the regular cost already counts.
+                (self.charged[i], true),
+                (self.charged_fewer[0][i], false),
+                (self.charged_fewer[1][i], false),
+            ];
+            for (covered, stopper) in plans {
+                if covered == NONE {
+                    continue;
+                }
+                let left = burning.saturating_sub(u32::from(covered));
+                let cost = regular[left as usize];
+                if cost != NO_COST {
+                    best = best.min(runs + if stopper { cost.max(left + 1) } else { cost });
+                }
+            }
+            runs += 1;
+        }
+        best
+    }
+}
+
+/// Per number `n` of fires (at most 64): the least relaxed cost of `n` distinct useful regular
+/// blocks, [`NO_COST`] where there are fewer.
+pub type RegularCosts = [u32; 65];
+
+/// Fewer regular blocks than fires.
+pub const NO_COST: u32 = u32::MAX;
 
 /// A set of board bits (the largest board's words).
 pub type Cells = [u64; MAX_WORDS];
@@ -134,7 +174,7 @@ pub struct TurnCell {
 }
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<Memo> = RefCell::new(HashMap::default());
 }
 
 /// Entries kept per thread before the memo is cleared.
@@ -227,15 +267,17 @@ impl Runs {
     /// P's value, or `None` where the bound does not apply (too many segments on both sides, or
     /// too many golden blocks). `coverable`: burning fires some golden block can reach;
     /// `golden`: the golden blocks' board bits; `burning`: the number of burning fires;
-    /// `regular_cost(n)`: the least cost of `n` regular blocks, `None` if there are fewer;
-    /// `occupied`: the board bits that hold a block (regular or golden).
+    /// `regular`: the least cost of each number of regular blocks;
+    /// `occupied`: the board bits that hold a block (regular or golden). Values above `limit`
+    /// are not told apart: any of them may come back as `limit + 1`.
     pub fn bound(
         &self,
         coverable: u64,
         golden: &[usize],
         burning: u32,
-        regular_cost: impl Fn(u32) -> Option<u32>,
+        regular: &RegularCosts,
         occupied: &Cells,
+        limit: u32,
     ) -> Option<u32> {
         if golden.len() > MAX_GOLDEN {
             return None;
@@ -254,44 +296,21 @@ impl Runs {
             }
         }
         let key = (self.id, coverable, own);
-        let cover = MEMO.with(|memo| memo.borrow().get(&key).copied());
-        let cover = match cover {
-            Some(c) => c,
-            None => {
-                let c = self.coverage(coverable, golden, charged)?;
-                MEMO.with(|memo| {
-                    let mut memo = memo.borrow_mut();
-                    if memo.len() >= MEMO_LIMIT {
-                        memo.clear();
-                    }
-                    memo.insert(key, c);
-                });
-                c
+        MEMO.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if let Some(cover) = memo.get(&key) {
+                return Some(cover.least_pushes(burning, regular, limit));
             }
-        };
-        let left = |covered: u8| burning.saturating_sub(u32::from(covered));
-        let mut best = CAP;
-        for runs in 0..CAP {
-            if runs >= best {
-                break;
+            let cover = self.coverage(coverable, golden, charged)?;
+            if memo.len() >= MEMO_LIMIT {
+                memo.clear();
             }
-            let i = runs as usize;
-            let mut consider = |covered: u8, cost: &dyn Fn(u32) -> Option<u32>| {
-                if covered != NONE
-                    && runs < best
-                    && let Some(c) = cost(left(covered))
-                {
-                    best = best.min(runs + c);
-                }
-            };
-            consider(cover.plain[i], &regular_cost);
-            // The stopper's push: a regular push that leaves a block resting, which may be one
-            // of the intermediate stops that the regular cost already counts.
-            consider(cover.charged[i], &|n| regular_cost(n).map(|c| c.max(n + 1)));
-            consider(cover.charged_fewer[0][i], &regular_cost);
-            consider(cover.charged_fewer[1][i], &regular_cost);
-        }
-        Some(best)
+            Some(
+                memo.entry(key)
+                    .or_insert(cover)
+                    .least_pushes(burning, regular, limit),
+            )
+        })
     }
 
     /// The most coverable fires the golden blocks can cover per total run count ([`Coverage`]),

@@ -19,6 +19,10 @@
 //! walkable neighbours stay connected through its ring of eight; [`Board::is_simple`]).
 //! Otherwise the region is flood-filled again. Tests compare every successor with the
 //! simulator.
+//!
+//! **Under a move budget** ([`Space::successors_within`]) a push's bound is computed from the
+//! board sets the push already has, before its region: most pushes of an A* round are out of
+//! the budget, and they then cost neither a region nor an unpacking of their key.
 
 use super::bits::{Bits, Key};
 use super::board::{Board, Numbering};
@@ -219,6 +223,27 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         }
     }
 
+    /// The bound of a key whose regular and golden ice are `regular` and `golden` (see
+    /// [`Space::heuristic_within`]); only its fires are read from `key`.
+    #[inline]
+    fn bound_of(
+        &self,
+        regular: &Bits<N>,
+        golden: &Bits<N>,
+        key: &Key<K>,
+        limit: u32,
+    ) -> Option<u32> {
+        match &self.bounds {
+            FireBounds::Narrow(b) => b.estimate(
+                regular,
+                golden,
+                key.get(self.keys.fires_offset, self.keys.fire_count),
+                limit,
+            ),
+            FireBounds::Wide(b) => b.estimate(regular, golden, self.fire_set_of(key), limit),
+        }
+    }
+
     /// The cell one step back from `cell` against `dir`.
     #[inline]
     fn back(&self, cell: usize, dir: Dir) -> usize {
@@ -243,6 +268,20 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
     /// Calls `visit` with every legal push of `key` and the successor key it makes.
     #[inline]
     pub fn for_each_push(&self, key: &Key<K>, mut visit: impl FnMut(PushMove, Key<K>)) {
+        self.for_each_push_kept(key, |_, _, _| Some(0), |m, next, _| visit(m, next));
+    }
+
+    /// Calls `visit` with every legal push of `key` that `keep` keeps, the successor key it
+    /// makes and what `keep` said. `keep` sees the successor's regular and golden ice and its
+    /// key before the magician's region is put in (its fires are), so that a push it drops
+    /// costs no region.
+    #[inline]
+    fn for_each_push_kept(
+        &self,
+        key: &Key<K>,
+        mut keep: impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
+        mut visit: impl FnMut(PushMove, Key<K>, u32),
+    ) {
         let u = self.unpack(key);
         let board = &self.board;
         let occupied = u.regular | u.golden;
@@ -253,12 +292,15 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             let pushable =
                 occupied & board.toward(region, dir) & board.toward(free, dir.opposite());
             for block in pushable.ones() {
-                let next = if u.golden.has(block) {
-                    self.push_golden(key, &u, occupied, walk, &region, block, dir)
+                let push = PushMove { block, dir };
+                let kept = if u.golden.has(block) {
+                    self.push_golden(key, &u, occupied, walk, &region, push, &mut keep)
                 } else {
-                    self.push_regular(key, &u, occupied, walk, &region, block, dir)
+                    self.push_regular(key, &u, occupied, walk, &region, push, &mut keep)
                 };
-                visit(PushMove { block, dir }, next);
+                if let Some((next, said)) = kept {
+                    visit(push, next, said);
+                }
             }
         }
     }
@@ -272,9 +314,9 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         occupied: Bits<N>,
         walk: Bits<N>,
         region: &Bits<N>,
-        block: usize,
-        dir: Dir,
-    ) -> Key<K> {
+        PushMove { block, dir }: PushMove,
+        keep: &mut impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
+    ) -> Option<(Key<K>, u32)> {
         let board = &self.board;
         let ray = board.ray[dir.index()][block];
         let hits = ray & (occupied | u.burning | board.recyclers);
@@ -286,12 +328,15 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         };
         let mut next = *key;
         next.flip(self.keys.regular.field_bit(block));
+        let mut regular = u.regular;
+        regular.clear(block);
         let mut opened = Bits::single(block);
         let mut touching = board.around[block];
         let mut closed = None;
         match slide {
             Slide::Rests(end) => {
                 next.flip(self.keys.regular.field_bit(end));
+                regular.set(end);
                 closed = Some(end);
             }
             Slide::Melts(fire) => {
@@ -301,10 +346,11 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             }
             Slide::Recycled => {}
         }
+        let said = keep(&regular, &u.golden, &next)?;
         let magician =
             self.region_id_after(walk, region, opened, touching, closed, block, dir, true);
         self.put_magician(&mut next, magician);
-        next
+        Some((next, said))
     }
 
     #[inline]
@@ -316,9 +362,9 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         occupied: Bits<N>,
         walk: Bits<N>,
         region: &Bits<N>,
-        block: usize,
-        dir: Dir,
-    ) -> Key<K> {
+        PushMove { block, dir }: PushMove,
+        keep: &mut impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
+    ) -> Option<(Key<K>, u32)> {
         let board = &self.board;
         let ray = board.ray[dir.index()][block];
         let end = match Self::first_along(&(ray & occupied), dir) {
@@ -337,6 +383,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             next.flip(self.keys.fires_offset + self.fire_index[fire] as usize);
             touching = touching | board.around[fire];
         }
+        let said = keep(&u.regular, &golden, &next)?;
         // The block's cell (unless it was a recycler) and the fires put out are free now;
         // without a recycler on the way they are joined to the push cell through the path.
         let mut opened = (put_out | Bits::single(block)) & board.standable;
@@ -346,7 +393,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         let magician =
             self.region_id_after(walk, region, opened, touching, closed, block, dir, joined);
         self.put_magician(&mut next, magician);
-        next
+        Some((next, said))
     }
 
     /// The region id after a push of the block at `block` towards `dir` that made the cells of
@@ -423,14 +470,40 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
 
     #[inline]
     fn heuristic(&self, state: &Key<K>) -> Option<u32> {
-        let (regular, golden) = (self.regular_of(state), self.golden_of(state));
-        match &self.bounds {
-            FireBounds::Narrow(b) => b.estimate(
-                &regular,
-                &golden,
-                state.get(self.keys.fires_offset, self.keys.fire_count),
-            ),
-            FireBounds::Wide(b) => b.estimate(&regular, &golden, self.fire_set_of(state)),
-        }
+        self.heuristic_within(state, u32::MAX)
+    }
+
+    #[inline]
+    fn heuristic_within(&self, state: &Key<K>, limit: u32) -> Option<u32> {
+        self.bound_of(
+            &self.regular_of(state),
+            &self.golden_of(state),
+            state,
+            limit,
+        )
+    }
+
+    /// The bound of each push before its magician's region: a push whose bound is out of the
+    /// budget costs no region and no unpacking of its key.
+    #[inline]
+    fn successors_within(
+        &self,
+        state: &Key<K>,
+        _came_by: Option<u8>,
+        limit: u32,
+        _scratch: &mut Vec<Key<K>>,
+        out: &mut Vec<(Key<K>, u32)>,
+    ) -> u64 {
+        let mut above = 0;
+        self.for_each_push_kept(
+            state,
+            |regular, golden, next| {
+                let h = self.bound_of(regular, golden, next, limit)?;
+                above += u64::from(h > limit);
+                (h <= limit).then_some(h)
+            },
+            |_, next, h| out.push((next, h)),
+        );
+        above
     }
 }
