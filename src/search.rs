@@ -41,9 +41,9 @@ where
 }
 
 /// A* in rounds of growing f-bounds, storing about what it expands, after a plain A* of up to
-/// `plain_states` states: see [`engine::astar::in_rounds`]. On a cluster, one A* (its workers do
-/// not count what the move budget drops, which the rounds need to know when the space is
-/// exhausted).
+/// `plain_states` states: see [`engine::astar::in_rounds`]. On a cluster each round is one
+/// distributed A*, and the rounds' decisions read only what every process has alike (the
+/// outcome, the cluster's counts of states and of successors dropped for the budget).
 pub fn astar_in_rounds<P: Space>(
     space: &P,
     ctl: &SearchControl,
@@ -52,12 +52,10 @@ pub fn astar_in_rounds<P: Space>(
 where
     P::State: Portable,
 {
-    match cluster(ctl) {
-        None => engine::astar::in_rounds(space, ctl, plain_states, |round, ctl| {
-            engine::astar::astar(round, ctl)
-        }),
-        Some(cluster) => distributed::astar(cluster, space, ctl),
-    }
+    engine::astar::in_rounds(space, ctl, plain_states, |round, ctl| match cluster(ctl) {
+        None => engine::astar::astar(round, ctl),
+        Some(cluster) => distributed::astar(cluster, round, ctl),
+    })
 }
 
 /// A* with the likeliest last moves first: see [`engine::astar::ordered_astar`]; a plain A* on

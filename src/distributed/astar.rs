@@ -8,7 +8,8 @@
 //! bucket's f ends the search once the round is finished; a goal already queued in the next
 //! bucket ends it before that bucket is expanded; the move budget keeps only goals from the
 //! states at the bound, and no state whose f is above it is sent; nothing deeper than 16-bit g
-//! is expanded.
+//! is expanded. What the budget drops is counted in the reports, so that the cluster's total
+//! tells [`crate::engine::astar::in_rounds`] whether a round searched the whole space.
 
 use std::collections::BTreeMap;
 
@@ -34,6 +35,8 @@ struct Owner<'a, P: Space> {
     f: Option<u32>,
     g: u32,
     stored: u64,
+    /// Successors dropped for the move budget since the last report.
+    cut: u64,
     goal: Option<Link>,
     full: bool,
 }
@@ -54,6 +57,7 @@ where
             stored,
             goal,
             full,
+            ..
         } = self;
         store.offer_all(batch, *g, |i, offered| {
             let index = match offered {
@@ -118,6 +122,7 @@ where
         f: None,
         g: 0,
         stored: 0,
+        cut: 0,
         goal: None,
         full: false,
     };
@@ -127,7 +132,7 @@ where
     if me == 0 {
         rounds.offer((start, Link::ROOT, h0));
     }
-    let mut successors = Vec::new();
+    let (mut successors, mut bounded) = (Vec::new(), Vec::new());
     let (mut expanded, mut peak_bytes) = (0u64, 0u64);
     loop {
         rounds.exchange(|batch| owner.receive(batch))?;
@@ -135,6 +140,7 @@ where
         let report = Report {
             goal: owner.goal,
             bucket: owner.least(),
+            cut: std::mem::take(&mut owner.cut),
             ..Report::of_round(&mut owner.stored, expanded, peak_bytes, owner.full, ctl)
         };
         let (round, reports) = Round::gather(rounds, report, &mut states, ctl, local)?;
@@ -167,6 +173,7 @@ where
         let bucket = owner.open.remove(&(f, g)).unwrap_or_default();
         expanded = 0;
         if g >= MAX_G {
+            owner.cut += bucket.len() as u64;
             continue;
         }
         // Successors at the depth bound matter only if they are goals, and none whose f is
@@ -181,23 +188,27 @@ where
                 let state = owner.store.state(index);
                 let parent = Link::new(me, index);
                 let came_by = owner.store.came_by(space, index, me);
-                successors.clear();
-                space.successors(&state, came_by, &mut successors);
-                for &next in &successors {
-                    let next = space.canonical(next);
-                    if goals_only {
+                if goals_only {
+                    successors.clear();
+                    space.successors(&state, came_by, &mut successors);
+                    for &next in &successors {
+                        let next = space.canonical(next);
                         if space.is_goal(&next) {
                             rounds.offer((next, parent, f));
-                        }
-                    } else if let Some(h) = match max_depth {
-                        Some(max) => space.heuristic_within(&next, max.saturating_sub(g + 1)),
-                        None => space.heuristic(&next),
-                    } {
-                        let f_next = (g + 1 + h).max(f);
-                        if max_depth.is_none_or(|max| f_next <= max) {
-                            rounds.offer((next, parent, f_next));
+                        } else {
+                            owner.cut += 1;
                         }
                     }
+                    continue;
+                }
+                // A successor's f is within the budget when its bound is within what the
+                // budget leaves (`f` itself is, or the search would have ended).
+                let limit = max_depth.map_or(u32::MAX, |max| max - g - 1);
+                bounded.clear();
+                owner.cut +=
+                    space.successors_within(&state, came_by, limit, &mut successors, &mut bounded);
+                for &(next, h) in &bounded {
+                    rounds.offer((next, parent, (g + 1 + h).max(f)));
                 }
             }
             expanded += chunk.len() as u64;

@@ -199,6 +199,9 @@ struct Report {
     frontiers: [u64; 2],
     /// A*: its least open bucket, and a goal queued there.
     bucket: Option<((u32, u32), Option<Link>)>,
+    /// A*: successors it dropped for the move budget since its last report (the rounds of
+    /// [`crate::engine::astar::in_rounds`] end when a whole round dropped none).
+    cut: u64,
 }
 
 impl Report {
@@ -253,6 +256,7 @@ impl Round {
         let (stored, expanded) = (sum(|r| r.stored), sum(|r| r.expanded));
         if local.keeps_counts(rounds.index()) {
             ctl.add(stored, expanded);
+            ctl.add_cut(sum(|r| r.cut));
         }
         *states += stored;
         let states_limit = ctl
@@ -299,7 +303,10 @@ impl Round {
     }
 
     /// The search ends with `limit`, the same on every process: later checks of each process's
-    /// control report it, and an interrupt of one process interrupts all.
+    /// control report it, and an interrupt of one process interrupts all. The control's own
+    /// budget of states is not recorded: every process counts the same states, and a search
+    /// run as a [child](SearchControl::child) under a cap of its own (the plain A* before
+    /// [`crate::engine::astar::in_rounds`]) must not stop the search it runs for.
     fn stopped<S>(
         &self,
         limit: Limit,
@@ -307,7 +314,9 @@ impl Round {
         ctl: &SearchControl,
         local: &Local,
     ) -> SearchOutcome<S> {
-        if local.keeps_counts(me) {
+        let own_states_budget =
+            matches!(limit, Limit::States(max) if ctl.limits().max_states == Some(max));
+        if local.keeps_counts(me) && !own_states_budget {
             ctl.request_stop(limit);
             if matches!(limit, Limit::Interrupted(_)) {
                 control::interrupt();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::{Cluster, Hosts, astar, bfs, bidirectional};
 use crate::engine::control::Limits;
 use crate::engine::tests::{EightPuzzle, HARDEST, SOLVED, checked_length};
-use crate::engine::{self, Limit, SearchControl, SearchOutcome, Space};
+use crate::engine::{self, Bounded, Limit, SearchControl, SearchOutcome, Space};
 
 /// Clusters that act as one: a single process, or the processes of a localhost cluster.
 struct Setup {
@@ -110,10 +110,14 @@ fn shape<S>(outcome: &SearchOutcome<S>) -> (String, usize) {
 }
 
 type Local = fn(&EightPuzzle, &SearchControl) -> SearchOutcome<u64>;
-type Distributed = fn(&Cluster, &EightPuzzle, &SearchControl) -> SearchOutcome<u64>;
 
 /// Checks every setup against the local engine on `space` with `limits`.
-fn same_as_local(space: &EightPuzzle, limits: Limits, local: Local, distributed: Distributed) {
+fn same_as_local(
+    space: &EightPuzzle,
+    limits: Limits,
+    local: impl Fn(&EightPuzzle, &SearchControl) -> SearchOutcome<u64>,
+    distributed: impl Fn(&Cluster, &EightPuzzle, &SearchControl) -> SearchOutcome<u64> + Sync,
+) {
     let ctl = SearchControl::new(limits);
     let expected = local(space, &ctl);
     let expected_stats = ctl.stats();
@@ -150,6 +154,59 @@ fn bfs_finds_the_optimum_with_the_engines_counts() {
 fn astar_finds_the_optimum_with_the_engines_counts() {
     let space = EightPuzzle::new(HARDEST, true);
     same_as_local(&space, Limits::default(), engine::astar::astar, astar);
+}
+
+/// [`engine::astar::in_rounds`] on `space`, each round a local A* or (`cluster`) a
+/// distributed one.
+fn rounds<P: Space<State = u64>>(
+    cluster: Option<&Cluster>,
+    space: &P,
+    plain_states: u64,
+    ctl: &SearchControl,
+) -> SearchOutcome<u64> {
+    engine::astar::in_rounds(space, ctl, plain_states, |round, ctl| match cluster {
+        None => engine::astar::astar(round, ctl),
+        Some(cluster) => astar(cluster, round, ctl),
+    })
+}
+
+/// [`rounds`] under a move budget (`None`: the space's own).
+fn rounds_within(
+    cluster: Option<&Cluster>,
+    space: &EightPuzzle,
+    budget: Option<u32>,
+    plain_states: u64,
+    ctl: &SearchControl,
+) -> SearchOutcome<u64> {
+    match budget {
+        None => rounds(cluster, space, plain_states, ctl),
+        Some(max_depth) => rounds(cluster, &Bounded { space, max_depth }, plain_states, ctl),
+    }
+}
+
+#[test]
+fn astar_in_rounds_matches_the_engine_round_for_round() {
+    // Rounds from the start's bound; after a plain A* that its cap stops; below the optimum
+    // (31 moves), where every round ends and the last proves the bound; and without a budget
+    // on the unsolvable half of the positions, where the rounds end only once a whole round,
+    // on every worker, dropped nothing for its budget.
+    let hardest = EightPuzzle::new(HARDEST, true);
+    let mut swapped = SOLVED;
+    swapped.swap(0, 1);
+    let unsolvable = EightPuzzle::new(swapped, true);
+    for (space, budget, plain_states) in [
+        (&hardest, Some(45), 0),
+        (&hardest, Some(45), 1_000),
+        (&hardest, Some(30), 0),
+        (&unsolvable, None, 0),
+    ] {
+        same_as_local(
+            space,
+            Limits::default(),
+            |s, c| rounds_within(None, s, budget, plain_states, c),
+            |cl, s, c| rounds_within(Some(cl), s, budget, plain_states, c),
+        );
+    }
 }
 
 #[test]

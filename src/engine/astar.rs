@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::bfs::{chunk_size, full, grow_ahead};
-use super::control::Limits;
+use super::control::{Limit, Limits};
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
 use super::{Bounded, SearchControl, SearchOutcome, Space};
 
@@ -158,11 +158,14 @@ pub fn in_rounds<P: Space>(
         );
         ctl.set_depth(plain.depth());
         match outcome {
-            // Stopped by the cap alone: the rounds go on from the f it reached.
-            SearchOutcome::Stopped(_) => match ctl.check() {
-                Ok(()) => first = plain.depth() as u32,
-                Err(limit) => return SearchOutcome::Stopped(limit),
-            },
+            // Stopped by the cap alone: the rounds go on from the f it reached. Decided from
+            // the count of states, which every process of a cluster holds alike; a limit of the
+            // level's own that struck meanwhile stops the first round at its first look.
+            SearchOutcome::Stopped(Limit::States(_))
+                if limits.max_states.is_none_or(|own| ctl.states() < own) =>
+            {
+                first = plain.depth() as u32
+            }
             done => return done,
         }
     }
