@@ -210,6 +210,12 @@ fn bfs_optimum<const K: usize>(puzzle: &Puzzle) -> Option<u64> {
 
 /// The small levels of the corpora: every level of `original.txt` and of the repository's
 /// corpus, and the small `qits.txt` ones.
+/// A level symmetric in its middle column.
+const MIRRORED: &str = "######### / #*  @  *# / #%  $  %# / #  * *  # / #########";
+
+/// A level symmetric in its main diagonal.
+const TRANSPOSED: &str = "####### / #@   *# / # %   # / #  $  # / #    %# / #*  % # / #######";
+
 fn small_levels() -> Vec<(String, Puzzle)> {
     let official = |f: &str| common::official(&format!("ice-tower/{f}"));
     let mut cases = levels(&official("original.txt"));
@@ -232,6 +238,9 @@ fn small_levels() -> Vec<(String, Puzzle)> {
         "######### / #  * @  # / #*$ %   # / #** %   # / #       # / # %*$ * # / #########",
         "######### / # *  * ## / #% $    # / #  %*$  # / #   @%  # / #  *   *# / #########",
         "######### / #*@   % # / #  %*  ## / #%%   $ # / #    *  # / #  *$ * # / #########",
+        // Symmetric: in the middle column, and in the main diagonal.
+        MIRRORED,
+        TRANSPOSED,
     ] {
         cases.push((rows.into(), parse_rows(rows).unwrap()));
     }
@@ -331,14 +340,17 @@ fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
                     h.map(|h| h.min(limit + 1)),
                     "{name}: the bound within {limit}"
                 );
-                // The successors within it: those whose bound is, with it; the others counted.
+                // The successors within it: those whose bound is, with it, each as the least
+                // of its images (on a symmetric level); the others counted.
                 let (mut kept, mut scratch) = (Vec::new(), Vec::new());
                 let above = space.successors_within(s, None, limit, &mut scratch, &mut kept);
                 let bounds: Vec<Option<u32>> = out.iter().map(|n| space.heuristic(n)).collect();
                 let mut expected: Vec<(Key<4>, u32)> = out
                     .iter()
                     .zip(&bounds)
-                    .filter_map(|(n, h)| h.filter(|&h| h <= limit).map(|h| (*n, h)))
+                    .filter_map(|(n, h)| {
+                        h.filter(|&h| h <= limit).map(|h| (space.canonical(*n), h))
+                    })
                     .collect();
                 expected.sort_unstable();
                 kept.sort_unstable();
@@ -360,6 +372,46 @@ fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
     }
     // The official levels add most of the states; the repository's alone hold tens of thousands.
     assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+fn a_symmetric_level_stores_one_position_per_class() {
+    // On every reachable state: its least image is a reachable state, its own least image, as
+    // far from a goal and with the same bound. A level without symmetries has one class per
+    // state; the symmetric ones below have fewer.
+    let mut symmetric = Vec::new();
+    for (name, puzzle) in small_levels() {
+        if puzzle.grid.has_arrows() {
+            continue;
+        }
+        let space = IceSpace::<4, 4>::new(&puzzle);
+        let dist = exact_distances(&space);
+        let mut classes = HashSet::new();
+        for (s, d) in &dist {
+            let c = space.canonical(*s);
+            assert_eq!(space.canonical(c), c, "{name}: the least image is its own");
+            assert_eq!(dist.get(&c), Some(d), "{name}: an image as far from a goal");
+            assert_eq!(space.heuristic(&c), space.heuristic(s), "{name}: the bound");
+            classes.insert(c);
+        }
+        if !space.is_symmetric() {
+            assert_eq!(classes.len(), dist.len(), "{name}: one class per state");
+        } else if classes.len() < dist.len() {
+            symmetric.push(name);
+        }
+    }
+    for name in ["o06", MIRRORED, TRANSPOSED] {
+        assert!(
+            symmetric.iter().any(|s| s == name),
+            "{name} in {symmetric:?}"
+        );
+    }
+    // A symmetric board and ice whose magician's region is not: no symmetry is used. H-49
+    // has one.
+    let walled_in = parse_rows("######### / #@%   % # / ###*#*### / #########").unwrap();
+    assert!(!IceSpace::<4, 4>::new(&walled_in).is_symmetric());
+    let qits = common::official("ice-tower/qits.txt");
+    assert!(IceSpace::<4, 4>::new(&level(&qits, "h49")).is_symmetric());
 }
 
 #[test]

@@ -192,9 +192,8 @@ where
                     successors.clear();
                     space.successors(&state, came_by, &mut successors);
                     for &next in &successors {
-                        let next = space.canonical(next);
                         if space.is_goal(&next) {
-                            rounds.offer((next, parent, f));
+                            rounds.offer((space.canonical(next), parent, f));
                         } else {
                             owner.cut += 1;
                         }

@@ -438,9 +438,11 @@ fn expand_chunk<P: Space>(
             successors.clear();
             space.successors(&state, visited.came_by(index), successors);
             let mut best = u32::MAX;
+            // Only goals are stored here, so only they are made canonical (a class is alike
+            // in goals and tie-breaks).
             for &next in successors.iter() {
-                let next = space.canonical(next);
                 if space.is_goal(&next) {
+                    let next = space.canonical(next);
                     batch.push(next, index, space.move_tag(&next, &state), g + 1, f);
                 } else {
                     if ordered {

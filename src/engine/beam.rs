@@ -127,7 +127,9 @@ fn beam_search<P: Space>(
 /// The successors of a chunk of a layer that the visited set does not hold yet, with their
 /// ranks, `depth` moves from the start. Dead states (no heuristic) are left out, and so are
 /// those whose heuristic says they cannot reach a goal within the space's move budget, as
-/// [`super::astar`] leaves them out.
+/// [`super::astar`] leaves them out: the game is asked for the successors within what the
+/// budget leaves ([`Space::successors_within`]), so that it can drop them before the rest of
+/// their work.
 fn successors_of<P: Space>(
     space: &P,
     visited: &Visited<P::State>,
@@ -136,44 +138,41 @@ fn successors_of<P: Space>(
     hasher: &StateHasher,
     Scratch {
         successors,
+        bounded,
         batch,
         stored,
-        ..
     }: &mut Scratch<P::State>,
 ) -> Vec<Ranked<P::State>> {
+    let max_depth = space.max_depth();
+    let limit = max_depth.map_or(u32::MAX, |max| max.saturating_sub(depth));
+    bounded.clear();
     stored.clear();
     for &index in chunk {
         let state = visited.state(index);
-        successors.clear();
-        space.successors(&state, visited.came_by(index), successors);
-        for &next in successors.iter() {
-            let next = space.canonical(next);
+        let first = bounded.len();
+        space.successors_within(&state, visited.came_by(index), limit, successors, bounded);
+        for &(next, _) in &bounded[first..] {
             batch.push(next, index, None, 0, stored.len() as u32);
             stored.push((next, index));
         }
     }
     let mut known = vec![false; stored.len()];
     visited.probe_batch(batch, |i, _| known[i as usize] = true);
-    let max_depth = space.max_depth();
     stored
         .iter()
+        .zip(bounded.iter())
         .zip(known)
-        .filter(|&(_, known)| !known)
-        .filter_map(|(&(state, parent), _)| {
-            let h = match max_depth {
-                Some(max) => space.heuristic_within(&state, max.saturating_sub(depth))?,
-                None => space.heuristic(&state)?,
-            };
-            if max_depth.is_some_and(|max| depth + h > max) {
-                return None;
-            }
-            Some((
+        .filter(|&((&(_, _), &(_, h)), known)| {
+            !known && max_depth.is_none_or(|max| depth + h <= max)
+        })
+        .map(|((&(state, parent), &(_, h)), _)| {
+            (
                 space.tiebreak(&state),
                 h,
                 hasher.hash_one(state),
                 state,
                 parent,
-            ))
+            )
         })
         .collect()
 }

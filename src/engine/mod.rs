@@ -70,7 +70,10 @@ pub trait Space: Sync {
     fn is_goal(&self, state: &Self::State) -> bool;
 
     /// Maps a state to the representative of its equivalence class (e.g. interchangeable pieces
-    /// sorted). The engine applies it to every successor before looking it up. Default: identity.
+    /// sorted, or the least of a position's mirror images). The engine applies it to every
+    /// successor before looking it up. The states of one class must be alike in
+    /// [`Space::is_goal`], [`Space::tiebreak`] and distance to a goal, so that a successor may
+    /// be tested before it is made canonical. Default: identity.
     #[inline]
     fn canonical(&self, state: Self::State) -> Self::State {
         state

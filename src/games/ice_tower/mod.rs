@@ -14,6 +14,8 @@
 //! - [`runs`]: the golden-run bound (golden blocks alternate row and column runs).
 //! - [`pattern`]: the golden-pattern table (exact distances of the golden blocks and a pattern
 //!   of fires, regular ice forgotten), built at level load.
+//! - [`symmetry`]: the level's reflections and rotations; a symmetric level's search stores one
+//!   position per class of images.
 //! - [`sim_space`]: the simulator-driven space of levels with arrows (exact magician cell).
 
 pub mod bits;
@@ -28,6 +30,7 @@ pub mod rules;
 pub mod runs;
 pub mod sim_space;
 pub mod space;
+pub mod symmetry;
 
 #[cfg(test)]
 mod tests;

@@ -113,9 +113,12 @@ impl<'a, const N: usize, const K: usize> SimSpace<'a, N, K> {
 
     /// The pushes between consecutive keys of a path, as (row, col, dir) of the grid.
     pub fn pushes_of(&self, path: &[Key<K>]) -> Vec<(usize, usize, Dir)> {
-        pushes_along(path, &self.packed.board.num, |key, visit| {
-            self.for_each_push(key, visit)
-        })
+        pushes_along(
+            path,
+            &self.packed.board.num,
+            |key, visit| self.for_each_push(key, visit),
+            |key| key,
+        )
     }
 }
 

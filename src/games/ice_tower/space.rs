@@ -23,6 +23,10 @@
 //! **Under a move budget** ([`Space::successors_within`]) a push's bound is computed from the
 //! board sets the push already has, before its region: most pushes of an A* round are out of
 //! the budget, and they then cost neither a region nor an unpacking of their key.
+//!
+//! **Symmetric levels** ([`super::symmetry`]): a position is stored as the least of its images,
+//! in an order that compares regular ice first (nearly always decisive, so the rest of an image
+//! is built only when it wins) and the region id last, found without mapping the region.
 
 use super::bits::{Bits, Key};
 use super::board::{Board, Numbering};
@@ -30,6 +34,7 @@ use super::bounds::Bounds;
 use super::keys::KeyLayout;
 use super::level::Puzzle;
 use super::rules::{Dir, Ice};
+use super::symmetry::Symmetry;
 use crate::engine::Space;
 
 /// A key unpacked into board sets.
@@ -59,21 +64,31 @@ pub struct PushMove {
 }
 
 /// The pushes that turn each key of a path into the next, as (row, col, dir) of the grid, found
-/// among the pushes `for_each_push` lists for a key (either space's expansion).
+/// among the pushes `for_each_push` lists for a key (either space's expansion). The path holds
+/// each position as `canonical` gives it (its start is its own); the pushes are found on the
+/// positions themselves, one after another from the start, each the push whose position
+/// `canonical` takes to the path's next.
 pub fn pushes_along<const K: usize>(
     path: &[Key<K>],
     num: &Numbering,
     for_each_push: impl Fn(&Key<K>, &mut dyn FnMut(PushMove, Key<K>)),
+    canonical: impl Fn(Key<K>) -> Key<K>,
 ) -> Vec<(usize, usize, Dir)> {
-    path.windows(2)
-        .map(|pair| {
+    let Some(&start) = path.first() else {
+        return Vec::new();
+    };
+    let mut at = start;
+    path[1..]
+        .iter()
+        .map(|&wanted| {
             let mut found = None;
-            for_each_push(&pair[0], &mut |m, next| {
-                if found.is_none() && next == pair[1] {
-                    found = Some(m);
+            for_each_push(&at, &mut |m, next| {
+                if found.is_none() && canonical(next) == wanted {
+                    found = Some((m, next));
                 }
             });
-            let m = found.expect("consecutive states of a path differ by one push");
+            let (m, next) = found.expect("consecutive states of a path differ by one push");
+            at = next;
             let cell = num.cell(m.block);
             (cell / num.grid_width, cell % num.grid_width, m.dir)
         })
@@ -98,6 +113,9 @@ pub struct IceSpace<const N: usize, const K: usize> {
     /// The fire index of each board bit (`u8::MAX` where there is none).
     pub fire_index: Vec<u8>,
     pub bounds: FireBounds<N>,
+    /// The level's symmetries that map the start onto itself ([`super::symmetry`]): the search
+    /// stores each position as the key of the least of its images.
+    symmetries: Vec<Symmetry>,
     start: Key<K>,
 }
 
@@ -141,8 +159,8 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         }
         let occupied = start.regular | start.golden;
         let walk = board.standable.minus(occupied | start.burning);
-        start.magician = board
-            .fill(Bits::single(start.magician), walk)
+        let start_region = board.fill(Bits::single(start.magician), walk);
+        start.magician = start_region
             .lowest()
             .expect("the magician's own cell is walkable");
         let bounds = if fire_cell.len() <= 64 {
@@ -160,16 +178,99 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
                 &start.golden,
             ))
         };
+        let symmetries = Symmetry::of_level(puzzle, &board.num, &fire_cell);
         let mut space = IceSpace {
             board,
             keys,
             fire_cell,
             fire_index,
             bounds,
+            symmetries: Vec::new(),
             start: Key::ZERO,
         };
         space.start = space.pack(&start);
+        space.symmetries = symmetries
+            .into_iter()
+            .filter(|s| {
+                space.image(
+                    s,
+                    &start.regular,
+                    &start.golden,
+                    &start.fire_set,
+                    &start_region,
+                ) == space.start
+            })
+            .collect();
         space
+    }
+
+    /// Whether the level has symmetries that the search uses.
+    pub fn is_symmetric(&self) -> bool {
+        !self.symmetries.is_empty()
+    }
+
+    /// The key of the image under `symmetry` of the position with these sets and region.
+    fn image(
+        &self,
+        symmetry: &Symmetry,
+        regular: &Bits<N>,
+        golden: &Bits<N>,
+        fire_set: &Bits<N>,
+        region: &Bits<N>,
+    ) -> Key<K> {
+        self.pack(&Unpacked {
+            regular: symmetry.map_bits(regular),
+            golden: symmetry.map_bits(golden),
+            burning: Bits::EMPTY,
+            fire_set: symmetry.map_fires(fire_set),
+            magician: symmetry
+                .lowest_image(region)
+                .expect("a region is never empty"),
+        })
+    }
+
+    /// The key of the least of the position `key`'s images (itself included), given its sets
+    /// and region. Least in an order of the positions themselves, regular ice first, where a
+    /// position and its image nearly always differ: an image is built whole only when it
+    /// wins. Any order of whole positions picks the same one from every image of a class.
+    #[inline]
+    fn least_image(
+        &self,
+        key: Key<K>,
+        regular: &Bits<N>,
+        golden: &Bits<N>,
+        region: &Bits<N>,
+    ) -> Key<K> {
+        if self.symmetries.is_empty() {
+            return key;
+        }
+        let fire_set = self.fire_set_of(&key);
+        // The rest of the order, for images with the same regular ice (`None`: the position).
+        let rest = |s: Option<&Symmetry>| match s {
+            None => (golden.0, fire_set.0, region.lowest()),
+            Some(s) => (
+                s.map_bits(golden).0,
+                s.map_fires(&fire_set).0,
+                s.lowest_image(region),
+            ),
+        };
+        let mut least: Option<&Symmetry> = None;
+        let mut least_regular = *regular;
+        for symmetry in &self.symmetries {
+            let image_regular = symmetry.map_bits(regular);
+            let order = image_regular
+                .0
+                .cmp(&least_regular.0)
+                .then_with(|| rest(Some(symmetry)).cmp(&rest(least)));
+            if order.is_lt() {
+                least = Some(symmetry);
+                least_regular = image_regular;
+            }
+        }
+        match least {
+            None => key,
+            Some(symmetry) => self.image(symmetry, regular, golden, &fire_set, region),
+        }
     }
 
     /// The key of unpacked board sets.
@@ -268,17 +369,18 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
     /// Calls `visit` with every legal push of `key` and the successor key it makes.
     #[inline]
     pub fn for_each_push(&self, key: &Key<K>, mut visit: impl FnMut(PushMove, Key<K>)) {
-        self.for_each_push_kept(key, |_, _, _| Some(0), |m, next, _| visit(m, next));
+        self.for_each_push_kept(key, false, |_, _, _| Some(0), |m, next, _| visit(m, next));
     }
 
     /// Calls `visit` with every legal push of `key` that `keep` keeps, the successor key it
-    /// makes and what `keep` said. `keep` sees the successor's regular and golden ice and its
-    /// key before the magician's region is put in (its fires are), so that a push it drops
-    /// costs no region.
+    /// makes (`least`: the key of the least of the successor's images) and what `keep` said.
+    /// `keep` sees the successor's regular and golden ice and its key before the magician's
+    /// region is put in (its fires are), so that a push it drops costs no region.
     #[inline]
     fn for_each_push_kept(
         &self,
         key: &Key<K>,
+        least: bool,
         mut keep: impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
         mut visit: impl FnMut(PushMove, Key<K>, u32),
     ) {
@@ -294,9 +396,9 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             for block in pushable.ones() {
                 let push = PushMove { block, dir };
                 let kept = if u.golden.has(block) {
-                    self.push_golden(key, &u, occupied, walk, &region, push, &mut keep)
+                    self.push_golden(key, &u, occupied, walk, &region, push, least, &mut keep)
                 } else {
-                    self.push_regular(key, &u, occupied, walk, &region, push, &mut keep)
+                    self.push_regular(key, &u, occupied, walk, &region, push, least, &mut keep)
                 };
                 if let Some((next, said)) = kept {
                     visit(push, next, said);
@@ -315,6 +417,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         walk: Bits<N>,
         region: &Bits<N>,
         PushMove { block, dir }: PushMove,
+        least: bool,
         keep: &mut impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
     ) -> Option<(Key<K>, u32)> {
         let board = &self.board;
@@ -347,10 +450,8 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             Slide::Recycled => {}
         }
         let said = keep(&regular, &u.golden, &next)?;
-        let magician =
-            self.region_id_after(walk, region, opened, touching, closed, block, dir, true);
-        self.put_magician(&mut next, magician);
-        Some((next, said))
+        let region = self.region_after(walk, region, opened, touching, closed, block, dir, true);
+        Some((self.finish(next, &regular, &u.golden, &region, least), said))
     }
 
     #[inline]
@@ -363,6 +464,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         walk: Bits<N>,
         region: &Bits<N>,
         PushMove { block, dir }: PushMove,
+        least: bool,
         keep: &mut impl FnMut(&Bits<N>, &Bits<N>, &Key<K>) -> Option<u32>,
     ) -> Option<(Key<K>, u32)> {
         let board = &self.board;
@@ -390,13 +492,33 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         opened.clear(end);
         let closed = walk.has(end).then_some(end);
         let joined = !(crossed | Bits::single(block)).intersects(&board.recyclers);
-        let magician =
-            self.region_id_after(walk, region, opened, touching, closed, block, dir, joined);
-        self.put_magician(&mut next, magician);
-        Some((next, said))
+        let region = self.region_after(walk, region, opened, touching, closed, block, dir, joined);
+        Some((self.finish(next, &u.regular, &golden, &region, least), said))
     }
 
-    /// The region id after a push of the block at `block` towards `dir` that made the cells of
+    /// A successor's key, its ice and fires already in: its region id put in, and (`least`) as
+    /// the least of its images.
+    #[inline]
+    fn finish(
+        &self,
+        mut next: Key<K>,
+        regular: &Bits<N>,
+        golden: &Bits<N>,
+        region: &Bits<N>,
+        least: bool,
+    ) -> Key<K> {
+        self.put_magician(
+            &mut next,
+            region.lowest().expect("the push cell is walkable"),
+        );
+        if least {
+            self.least_image(next, regular, golden, region)
+        } else {
+            next
+        }
+    }
+
+    /// The region after a push of the block at `block` towards `dir` that made the cells of
     /// `opened` walkable and the cell `closed` not, given the walkable cells and the region
     /// before. Without a flood fill when it is safe: the opened cells are `joined` to the push
     /// cell through the block's path, none of them touches (`touching`: their neighbours) a
@@ -404,7 +526,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
     /// its walkable neighbours connected around it.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn region_id_after(
+    fn region_after(
         &self,
         walk: Bits<N>,
         region: &Bits<N>,
@@ -414,7 +536,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         block: usize,
         dir: Dir,
         joined: bool,
-    ) -> usize {
+    ) -> Bits<N> {
         let board = &self.board;
         let mut walk_after = walk | opened;
         let mut region_after = *region | opened;
@@ -427,21 +549,21 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             }
         }
         let outside = (touching & walk_after).minus(region_after);
-        let region_id = if simple && outside.is_empty() {
-            region_after.lowest()
+        if simple && outside.is_empty() {
+            region_after
         } else {
-            board
-                .fill(Bits::single(self.back(block, dir)), walk_after)
-                .lowest()
-        };
-        region_id.expect("the push cell is walkable")
+            board.fill(Bits::single(self.back(block, dir)), walk_after)
+        }
     }
 
     /// The pushes that turn each state of a path into the next, as (row, col, dir) of the grid.
     pub fn pushes_of(&self, path: &[Key<K>]) -> Vec<(usize, usize, Dir)> {
-        pushes_along(path, &self.board.num, |key, visit| {
-            self.for_each_push(key, visit)
-        })
+        pushes_along(
+            path,
+            &self.board.num,
+            |key, visit| self.for_each_push(key, visit),
+            |key| self.canonical(key),
+        )
     }
 }
 
@@ -455,6 +577,20 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
     #[inline]
     fn successors(&self, state: &Key<K>, _came_by: Option<u8>, out: &mut Vec<Key<K>>) {
         self.for_each_push(state, |_, next| out.push(next));
+    }
+
+    /// The key of the least of the position's images under the level's symmetries (a flood
+    /// fill of its region; [`Space::successors_within`] makes its successors so with the
+    /// region it has).
+    #[inline]
+    fn canonical(&self, state: Key<K>) -> Key<K> {
+        if self.symmetries.is_empty() {
+            return state;
+        }
+        let u = self.unpack(&state);
+        let walk = self.board.standable.minus(u.regular | u.golden | u.burning);
+        let region = self.board.fill(Bits::single(u.magician), walk);
+        self.least_image(state, &u.regular, &u.golden, &region)
     }
 
     #[inline]
@@ -484,7 +620,8 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
     }
 
     /// The bound of each push before its magician's region: a push whose bound is out of the
-    /// budget costs no region and no unpacking of its key.
+    /// budget costs no region and no unpacking of its key. The successors kept are the least
+    /// of their images, made with the region the push has in hand.
     #[inline]
     fn successors_within(
         &self,
@@ -497,6 +634,7 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
         let mut above = 0;
         self.for_each_push_kept(
             state,
+            true,
             |regular, golden, next| {
                 let h = self.bound_of(regular, golden, next, limit)?;
                 above += u64::from(h > limit);
