@@ -95,6 +95,14 @@ pub fn pushes_along<const K: usize>(
         .collect()
 }
 
+/// The cells the magician may walk on in `u` (floor and put-out fires without a block) and his
+/// region among them, from his cell in `u.magician`.
+#[inline]
+fn walk_and_region<const N: usize>(board: &Board<N>, u: &Unpacked<N>) -> (Bits<N>, Bits<N>) {
+    let walk = board.standable.minus(u.regular | u.golden | u.burning);
+    (walk, board.fill(Bits::single(u.magician), walk))
+}
+
 /// How a regular block's slide ends.
 #[derive(Clone, Copy)]
 enum Slide {
@@ -157,9 +165,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         for j in 0..fire_cell.len() {
             start.fire_set.set(j);
         }
-        let occupied = start.regular | start.golden;
-        let walk = board.standable.minus(occupied | start.burning);
-        let start_region = board.fill(Bits::single(start.magician), walk);
+        let (_, start_region) = walk_and_region(&board, &start);
         start.magician = start_region
             .lowest()
             .expect("the magician's own cell is walkable");
@@ -387,8 +393,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
         let u = self.unpack(key);
         let board = &self.board;
         let occupied = u.regular | u.golden;
-        let walk = board.standable.minus(occupied | u.burning);
-        let region = board.fill(Bits::single(u.magician), walk);
+        let (walk, region) = walk_and_region(board, &u);
         let free = board.open.minus(occupied);
         for dir in Dir::ALL {
             let pushable =
@@ -588,8 +593,7 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
             return state;
         }
         let u = self.unpack(&state);
-        let walk = self.board.standable.minus(u.regular | u.golden | u.burning);
-        let region = self.board.fill(Bits::single(u.magician), walk);
+        let (_, region) = walk_and_region(&self.board, &u);
         self.least_image(state, &u.regular, &u.golden, &region)
     }
 
