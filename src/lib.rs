@@ -6,6 +6,7 @@
 //! - [`games`]: one module per game: level parsing, rules, state packing, notation.
 //! - [`harness`]: finding levels, solving whole corpora in parallel, checking, CSV results.
 //! - [`show`]: pictures of levels and replayed solutions (terminal text, animated SVG).
+//! - [`words`]: numbers in messages (`1 move`, `2 moves`).
 //!
 //! See `ARCHITECTURE.md` for the map of the code.
 
@@ -15,3 +16,4 @@ pub mod games;
 pub mod harness;
 pub mod search;
 pub mod show;
+pub mod words;

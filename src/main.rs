@@ -24,6 +24,7 @@ use frontier::harness::report::{self, Baseline, Compared, Named};
 use frontier::harness::results::{self, Status};
 use frontier::harness::{self, discover, runs};
 use frontier::show;
+use frontier::words;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -60,20 +61,27 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve every level under the paths and write one CSV row per level.
+    #[command(allow_negative_numbers = true)]
     Solve(SolveArgs),
     /// Replay a solution on a level with the rules alone.
+    #[command(allow_negative_numbers = true)]
     Check(CheckArgs),
     /// Draw a level, or replay a solution and draw every step (terminal, or an animated SVG).
+    #[command(allow_negative_numbers = true)]
     Show(ShowArgs),
     /// Compare a baseline results CSV with a new one; exit 1 on any regression.
+    #[command(allow_negative_numbers = true)]
     Compare(CompareArgs),
     /// Write a self-contained HTML page of charts from results CSVs (two: before and after).
+    #[command(allow_negative_numbers = true)]
     Report(ReportArgs),
     /// Find the hardest puzzles of a board by exhaustive search, one per piece count
     /// (sliding-blocks); writes a `.tsv` that `solve` reads.
+    #[command(allow_negative_numbers = true)]
     Generate(GenerateArgs),
     /// Explore each level's whole reachable space: states, eccentricity, goal states, the
     /// optimum and the number of optimal solutions, one CSV row per level.
+    #[command(allow_negative_numbers = true)]
     Analyze(AnalyzeArgs),
 }
 
@@ -93,20 +101,21 @@ struct AnalyzeArgs {
     /// distance, states).
     #[arg(long, value_name = "FILE")]
     layers: Option<PathBuf>,
-    /// Write each level's farthest position as a level file into this folder (games that
-    /// write one: sliding-blocks).
+    /// Write each level's position farthest from the start (not necessarily far from the goal)
+    /// as a level file, DIR/GAME/LEVEL.txt, which `solve DIR` reads (games that write one:
+    /// sliding-blocks).
     #[arg(long, value_name = "DIR")]
     farthest: Option<PathBuf>,
-    /// Per level: stop with status `limit` once this many states are stored.
-    #[arg(long)]
+    /// Per level: stop with status `limit` once this many states are stored (1 or more).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
     /// Per level: the wall-time budget in seconds; `0` or `none`: no budget.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
     timeout: TimeBudget,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 or more (default: all cores).
+    #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar, no summary line.
     #[arg(long)]
     quiet: bool,
     /// Level files and directories (`-`: one file's levels from standard input).
@@ -132,10 +141,10 @@ struct GenerateArgs {
     /// Where the `.tsv` goes (`-`: standard output). Default: results/generated-WxH.tsv.
     #[arg(long)]
     out: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 or more (default: all cores).
+    #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar, no summary line.
     #[arg(long)]
     quiet: bool,
 }
@@ -189,8 +198,8 @@ struct SolveArgs {
     /// Where the CSV goes (`-`: standard output). Default: results/<first path's name>.csv.
     #[arg(long)]
     out: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 or more (default: all cores).
+    #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
     /// Solve each level this many times: the CSV gives the median time and the range.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
@@ -209,8 +218,8 @@ struct SolveArgs {
     #[arg(long)]
     list: bool,
     /// Per level: stop with status `limit` once this many states are stored (checked between
-    /// search layers, so the count where it stops is the same on every run).
-    #[arg(long)]
+    /// search layers, so the count where it stops is the same on every run); 1 or more.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: Option<u64>,
     /// Per level: the wall-time budget of all its searches, in seconds; past it the level ends
     /// with status `limit` (Ice Tower: with the best solution found and the optimum's bounds).
@@ -218,20 +227,20 @@ struct SolveArgs {
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
     timeout: TimeBudget,
     /// Memory the process may hold (resident), in MiB (default: 70% of the machine's); past it
-    /// the largest running search stops with a `limit` row.
-    #[arg(long)]
+    /// the largest running search stops with a `limit` row. 1 or more.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     max_memory: Option<u64>,
     /// Per level, the seconds of its budget kept for finding a better solution, not proven
     /// shortest, once a limit stopped the optimal search (Ice Tower; default: a quarter of
     /// --timeout, 60 without one; 0: none).
     #[arg(long, value_name = "SECONDS")]
     anytime: Option<f64>,
-    /// No progress bars.
+    /// No progress bars, no line per `error` or `limit` row, no summary line.
     #[arg(long)]
     quiet: bool,
     /// Levels solved at a time (default 1: each level has every thread, and its time is its
     /// own); N > 1 splits the threads among N levels, each level on its own share.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
     parallel_levels: Option<usize>,
     /// Search on timely dataflow workers: in this process, or with --hostfile across processes
     /// and hosts. Levels are solved one at a time, each spread over every worker.
@@ -272,7 +281,9 @@ struct CheckArgs {
     level: Option<String>,
     /// The level file (`-`: standard input).
     level_path: PathBuf,
-    /// The solution in the game's notation (`-`: read it from standard input).
+    /// The solution in the game's notation, as the CSV's `solution` column holds it (it may
+    /// start with `-`); `-` alone: read it from standard input.
+    #[arg(allow_hyphen_values = true)]
     solution: String,
 }
 
@@ -300,8 +311,10 @@ struct ShowArgs {
     color: Colour,
     /// The level file (`-`: standard input).
     level_path: PathBuf,
-    /// The solution in the game's notation (`-`: read it from standard input); without one,
-    /// the level is drawn.
+    /// The solution in the game's notation, as the CSV's `solution` column holds it (it may
+    /// start with `-`); `-` alone: read it from standard input. Without one, the level is
+    /// drawn.
+    #[arg(allow_hyphen_values = true)]
     solution: Option<String>,
 }
 
@@ -381,13 +394,16 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
     }
     if let Some(dir) = &args.farthest {
+        // In a folder named after the game, which is how `solve` tells a level file's game.
         let files = analyses.iter().filter_map(|a| {
             let text = a.farthest.as_ref()?;
-            Some((dir.join(analyze::farthest_file_name(&a.row.level)), text))
+            let folder = dir.join(&a.row.game);
+            let path = folder.join(analyze::farthest_file_name(&a.row.level));
+            Some((folder, path, text))
         });
-        for (path, text) in files {
-            let written =
-                std::fs::create_dir_all(dir).and_then(|()| results::write_atomically(&path, text));
+        for (folder, path, text) in files {
+            let written = std::fs::create_dir_all(&folder)
+                .and_then(|()| results::write_atomically(&path, text));
             if let Err(e) = written {
                 eprintln!("frontier: cannot write {}: {e}", path.display());
                 return ExitCode::FAILURE;
@@ -400,8 +416,8 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         .count();
     if !args.quiet {
         eprintln!(
-            "{} levels, {analyzed} analyzed{}",
-            analyses.len(),
+            "{}, {analyzed} analyzed{}",
+            words::count(analyses.len(), "level"),
             out.map(|p| format!(" -> {}", p.display()))
                 .unwrap_or_default()
         );
@@ -431,6 +447,14 @@ fn generate(args: GenerateArgs) -> ExitCode {
         return usage_error(format!(
             "generate: no generator for {} (only sliding-blocks has one)",
             args.game
+        ));
+    }
+    // A puzzle needs an empty cell to move into, so every piece count above this has none.
+    let most = args.board.width * args.board.height - 1;
+    if let Some(pieces) = args.pieces.filter(|&p| usize::from(p) > most) {
+        return usage_error(format!(
+            "--pieces {pieces}: a {} board holds at most {most} pieces with a cell left empty",
+            args.board
         ));
     }
     if let Err(e) = set_threads(args.threads) {
@@ -464,8 +488,8 @@ fn generate(args: GenerateArgs) -> ExitCode {
     }
     if !args.quiet {
         eprintln!(
-            "{} piece counts of {} in {:.3} s{}",
-            records.len(),
+            "{} of {} in {:.3} s{}",
+            words::count(records.len(), "piece count"),
             args.board,
             started.elapsed().as_secs_f64(),
             out.map(|p| format!(" -> {}", p.display()))
@@ -598,17 +622,20 @@ fn solve(args: SolveArgs) -> ExitCode {
     }
     if let Some(failure) = &failure {
         eprintln!(
-            "frontier: {failure}; the results hold the {} levels finished before",
-            rows.iter()
-                .filter(|r| !r.detail.contains(failure.as_str()))
-                .count()
+            "frontier: {failure}; the results hold the {} finished before",
+            words::count(
+                rows.iter()
+                    .filter(|r| !r.detail.contains(failure.as_str()))
+                    .count(),
+                "level"
+            )
         );
     }
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
     if !args.quiet {
         eprintln!(
-            "{} levels in {:.3} s: {} solved, {} unsolvable, {} limit, {} error{}",
-            rows.len(),
+            "{} in {:.3} s: {} solved, {} unsolvable, {} limit, {} error{}",
+            words::count(rows.len(), "level"),
             started.elapsed().as_secs_f64(),
             count(Status::Solved),
             count(Status::Unsolvable),
@@ -632,6 +659,14 @@ fn selected_levels(
         eprintln!("frontier: warning: {warning}");
     }
     let mut tasks = harness::load_tasks(&found.files)?;
+    if tasks.is_empty() {
+        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "{}: no levels found (level files are .txt, or .tsv for sliding blocks; hidden \
+             files, Markdown and answer tables are skipped: docs/cli.md)",
+            named.join(", ")
+        ));
+    }
     if let Some(pattern) = level {
         let selected = harness::LevelPattern::new(pattern)?;
         tasks.retain(|t| selected.matches(t.name()));
@@ -708,6 +743,15 @@ fn run_fingerprint(args: &SolveArgs, tasks: &[Box<dyn LevelTask>]) -> u64 {
         seconds.map(f64::to_bits).hash(&mut hasher);
     }
     hasher.finish()
+}
+
+/// A count that must be 1 or more (`--threads`, `--parallel-levels`): 0 would mean nothing
+/// the user could want.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number, 1 or more".into()),
+    }
 }
 
 /// A level's wall-time budget in seconds (`--timeout`); `None`: no budget.
@@ -787,7 +831,10 @@ fn one_level(
     match (level, tasks.len()) {
         (Some(pattern), _) => {
             let selected = harness::LevelPattern::new(pattern).map_err(usage_error)?;
-            if let Some(i) = tasks.iter().position(|t| t.name() == pattern) {
+            let named = |t: &Box<dyn LevelTask>| {
+                t.name() == pattern || harness::bare_name(t.name()) == pattern
+            };
+            if let Some(i) = tasks.iter().position(named) {
                 return Ok(tasks.swap_remove(i));
             }
             let (mut matched, others): (Vec<_>, Vec<_>) =
@@ -1010,8 +1057,10 @@ fn settings_check(
                 ));
             } else {
                 lines.push(format!(
-                    "times not compared: the runs differ in {} (--force-times compares them anyway)",
-                    differences.join("; ")
+                    "times not compared: the runs differ in {}; to compare them, make the new \
+                     run as the baseline was made (`{}`), or pass --force-times",
+                    differences.join("; "),
+                    b.command.join(" ")
                 ));
                 tolerance.times = false;
             }

@@ -168,6 +168,7 @@ fn the_own_corpus_solves_end_to_end() {
     let rows =
         frontier::harness::solve_paths(&[common::own("bender4")], None, Limits::default()).unwrap();
     assert_eq!(rows.len(), 6);
+    common::assert_expanded_within_states(&rows);
     for row in &rows {
         let expected = if row.level == "unwinnable" {
             Status::Unsolvable

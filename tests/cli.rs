@@ -173,7 +173,7 @@ fn check_replays_a_solution_and_says_why_one_fails() {
     let bad = frontier(&["check", str(&level), "X:R"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(
-        text(&bad.stdout).starts_with("after 1 moves"),
+        text(&bad.stdout).starts_with("after 1 move the goal"),
         "{}",
         text(&bad.stdout)
     );
@@ -203,7 +203,7 @@ fn check_picks_a_level_of_a_multi_level_file() {
     let run = frontier(&["check", "--level", "slide right", str(&file), "A:RR"]);
     assert_eq!(
         (run.status.code(), text(&run.stdout)),
-        (Some(0), "solved in 1 moves\n".into())
+        (Some(0), "solved in 1 move\n".into())
     );
 }
 
@@ -576,7 +576,7 @@ fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
     let layers = fs::read_to_string(&layers_path).unwrap();
     assert_eq!(layers.lines().count(), 1 + 32);
     assert_eq!(layers.lines().last(), Some("sliding-blocks,eight,31,2"));
-    let farthest = fs::read_to_string(far.join("eight.txt")).unwrap();
+    let farthest = fs::read_to_string(far.join("sliding-blocks/eight.txt")).unwrap();
     assert!(farthest.ends_with("\n\n123\n456\n78.\n"), "{farthest}");
     // A limit gives a `limit` row and exit status 1, and the layers completed before it (0 to
     // 10, 706 states: the limit strikes inside layer 11); a game without a space an `error` row.
@@ -653,4 +653,161 @@ fn generate_writes_a_tsv_that_solve_reads_and_refuses_bad_boards() {
         );
     }
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_solution_that_starts_with_a_dash_is_taken_as_the_csv_holds_it() {
+    // "The Greatest Escape 1" has a block named `-`: its solution starts `-:D`.
+    let baseline = common::own("../results/baselines/official-sliding-blocks.csv");
+    let csv = fs::read_to_string(&baseline).unwrap();
+    let solution = csv
+        .lines()
+        .find(|l| l.contains("Greatest Escape 1,solved"))
+        .and_then(|l| l.split(',').nth(10))
+        .expect("the baseline row")
+        .to_string();
+    assert!(solution.starts_with("-:D "), "{solution}");
+    let layton = common::official("sliding-blocks/layton-puzzles.tsv");
+    let level = ["--level", "Greatest Escape 1", str(&layton)];
+    let run = frontier(&[&["check"][..], &level, &[&solution]].concat());
+    assert_eq!(
+        (run.status.code(), text(&run.stdout)),
+        (Some(0), "solved in 71 moves\n".into()),
+        "{}",
+        text(&run.stderr)
+    );
+    let run = frontier(&[&["show", "--step", "1"][..], &level, &[&solution]].concat());
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+}
+
+#[test]
+fn names_match_with_or_without_their_leading_emoji() {
+    let layton = common::official("sliding-blocks/layton-puzzles.tsv");
+    for pattern in [
+        "=The Time Machine",
+        "=🎩 The Time Machine",
+        "The Time*",
+        "Time Machine",
+    ] {
+        let run = frontier(&["solve", "--list", "--level", pattern, str(&layton)]);
+        assert_eq!(
+            (run.status.code(), text(&run.stdout)),
+            (Some(0), "🎩 The Time Machine\n".into()),
+            "{pattern}: {}",
+            text(&run.stderr)
+        );
+    }
+    let run = frontier(&["check", "--level", "=The Time Machine", str(&layton), "x:R"]);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "the level is found, the move fails"
+    );
+}
+
+#[test]
+fn numbers_out_of_range_are_usage_errors_that_say_what_is_expected() {
+    let level = common::own("sliding-blocks/two-goals.txt");
+    for (flag, value) in [
+        ("--timeout", "-5"),
+        ("--threads", "-1"),
+        ("--threads", "0"),
+        ("--parallel-levels", "0"),
+        ("--max-memory", "0"),
+        ("--max-states", "0"),
+        ("--max-states", "-3"),
+    ] {
+        let run = frontier(&["solve", "--out", "-", flag, value, str(&level)]);
+        let said = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{flag} {value}: {said}");
+        assert!(
+            said.contains(&format!("'{value}' for '{flag}")) && !said.contains("tip:"),
+            "{flag} {value}: {said}"
+        );
+    }
+    let run = frontier(&["analyze", "--out", "-", "--threads", "0", str(&level)]);
+    assert_eq!(run.status.code(), Some(2));
+}
+
+#[test]
+fn paths_without_levels_are_usage_errors() {
+    let empty = scratch("no-levels");
+    let readme_only = empty.join("docs");
+    fs::create_dir_all(&readme_only).unwrap();
+    fs::write(readme_only.join("README.md"), "# notes\n").unwrap();
+    for path in [&readme_only, &empty] {
+        let out = path.join("out.csv");
+        let run = frontier(&["solve", "--out", str(&out), str(path)]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        assert!(text(&run.stderr).contains("no levels found"), "{run:?}");
+        assert!(!out.exists(), "nothing written");
+        let run = frontier(&["analyze", "--out", "-", str(path)]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+    }
+}
+
+#[test]
+fn error_rows_are_said_on_standard_error_unless_quiet() {
+    let dir = scratch("error-lines").join("sliding-blocks");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("bad.txt"), "aa\n\na.\n").unwrap();
+    fs::write(dir.join("good.txt"), "A..\n\n..A\n").unwrap();
+    let run = frontier(&["solve", "--out", "-", str(&dir)]);
+    assert_eq!(run.status.code(), Some(1));
+    let said = text(&run.stderr);
+    assert!(
+        said.contains("sliding-blocks bad: error: ")
+            && said.contains("bad.txt:2: shape mismatch for `a`")
+            && said.contains("2 levels in "),
+        "{said}"
+    );
+    let run = frontier(&["solve", "--quiet", "--out", "-", str(&dir)]);
+    assert_eq!(text(&run.stderr), "", "--quiet says nothing");
+    // One level is one level.
+    let good = dir.join("good.txt");
+    let run = frontier(&["solve", "--out", "-", str(&good)]);
+    assert!(text(&run.stderr).contains("1 level in "), "{run:?}");
+}
+
+#[test]
+fn generate_refuses_a_piece_count_the_board_cannot_hold() {
+    let run = frontier(&[
+        "generate",
+        "sliding-blocks",
+        "--board",
+        "3x3",
+        "--pieces",
+        "20",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        text(&run.stderr).contains("--pieces 20: a 3x3 board holds at most 8 pieces"),
+        "{run:?}"
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn analyze_writes_the_farthest_positions_as_levels_that_solve_reads() {
+    let dir = scratch("farthest");
+    let farthest = dir.join("far");
+    let small = common::own("sliding-blocks/small-cases.tsv");
+    let run = frontier(&[
+        "analyze",
+        "--quiet",
+        "--out",
+        str(&dir.join("a.csv")),
+        "--farthest",
+        str(&farthest),
+        str(&small),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(farthest.join("sliding-blocks/slide right.txt").is_file());
+    // Read without --game: the folder names the game, as in corpora/.
+    let run = frontier(&["solve", "--quiet", "--out", "-", str(&farthest)]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let csv = text(&run.stdout);
+    assert!(csv.contains("sliding-blocks,slide right,solved,"), "{csv}");
 }

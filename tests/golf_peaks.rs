@@ -122,6 +122,7 @@ fn the_official_corpus_solves_with_the_fewest_plays() {
     let rows = solve_paths(&[common::official("golf-peaks")], None, Limits::default())
         .expect("the corpus is found");
     assert_eq!(rows.len(), 121);
+    common::assert_expanded_within_states(&rows);
     for row in &rows {
         assert_eq!(row.game, "golf-peaks");
         assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail);

@@ -131,6 +131,7 @@ fn the_official_corpus_end_to_end_without_h49() {
     .unwrap();
     assert_eq!(rows.len(), 10);
     assert!(rows.iter().all(|r| r.status == Status::Solved && r.optimal));
+    common::assert_expanded_within_states(&rows);
     let qits = common::official("ice-tower/qits.txt");
     let known: Vec<String> = official_answers().into_iter().map(|a| a.1).collect();
     for (name, puzzle) in levels(&qits) {

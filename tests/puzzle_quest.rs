@@ -87,6 +87,7 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
     let rows = solve_paths(&[corpus("capture-boards.txt")], None, Limits::default())
         .expect("the corpus is found");
     assert_eq!(rows.len(), 52);
+    common::assert_expanded_within_states(&rows);
     let boards = boards();
     let by_name: HashMap<&str, &Level> = boards.values().map(|l| (l.name.as_str(), l)).collect();
     let moves_of: HashMap<&str, u64> = rows
@@ -253,6 +254,7 @@ const AUTHORED: [(&str, Option<u64>); 8] = [
 fn the_authored_boards_solve_as_documented() {
     let rows: Vec<Row> = solve_paths(&[common::own("puzzle-quest")], None, Limits::default())
         .expect("the authored boards are found");
+    common::assert_expanded_within_states(&rows);
     let got: Vec<(&str, Status, Option<u64>)> = rows
         .iter()
         .map(|r| (r.level.as_str(), r.status, r.moves))

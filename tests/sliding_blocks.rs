@@ -14,7 +14,10 @@ use frontier::harness::results::{Row, Status};
 use frontier::harness::solve_paths;
 
 fn solve(path: &Path) -> Vec<Row> {
-    solve_paths(&[path.to_path_buf()], None, Limits::default()).expect("the puzzles load")
+    let rows =
+        solve_paths(&[path.to_path_buf()], None, Limits::default()).expect("the puzzles load");
+    common::assert_expanded_within_states(&rows);
+    rows
 }
 
 /// Replays a row's solution on its puzzle with the checker alone.

@@ -482,7 +482,9 @@ fn expand_chunk<P: Space>(
             .copied()
             .find(|&i| space.is_goal(&visited.state(i)))
     });
-    ctl.add(stored, chunk.len() as u64);
+    // A state searched only for goals and queued again is counted as expanded once, when its
+    // expansion is completed: `expanded` never exceeds `states`.
+    ctl.add(stored, (chunk.len() - result.deferred.len()) as u64);
     ctl.add_cut(cut);
     result
 }

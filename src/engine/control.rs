@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::words::count;
+
 /// A backend that runs a level's searches somewhere other than this process's threads (the
 /// distributed backend's cluster). Opaque here: [`crate::search`] recognises it by its type.
 pub trait Backend: Any + Send + Sync + fmt::Debug {}
@@ -64,10 +66,10 @@ pub fn interrupted() -> bool {
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::States(n) => write!(f, "max-states limit of {n} states reached"),
+            Limit::States(n) => write!(f, "max-states limit of {} reached", count(*n, "state")),
             Limit::Time(d) => write!(f, "timeout of {:.3} s reached", d.as_secs_f64()),
             Limit::Memory(b) => write!(f, "memory limit of {} MiB reached", b >> 20),
-            Limit::Interrupted(n) => write!(f, "interrupted after {n} states"),
+            Limit::Interrupted(n) => write!(f, "interrupted after {}", count(*n, "state")),
         }
     }
 }

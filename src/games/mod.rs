@@ -153,7 +153,7 @@ impl Verdict {
         Verdict {
             moves,
             score: moves,
-            message: format!("solved in {moves} moves"),
+            message: format!("solved in {}", crate::words::count(moves, "move")),
         }
     }
 }

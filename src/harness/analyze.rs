@@ -105,9 +105,10 @@ pub fn analyze_level(task: &dyn LevelTask, limits: Limits) -> LevelAnalysis {
             row.status = "limit";
             let complete = unfinished.layers.len();
             row.detail = format!(
-                "{} after {complete} complete layers ({} states; their sizes go to --layers)",
+                "{} after {} ({})",
                 unfinished.limit,
-                unfinished.layers.iter().sum::<u64>()
+                crate::words::count(complete, "complete layer"),
+                crate::words::count(unfinished.layers.iter().sum::<u64>(), "state")
             );
             layers = unfinished.layers;
         }

@@ -237,6 +237,8 @@ struct Running {
 }
 
 struct Monitor {
+    /// `--quiet`: no bars, and no line per `error` or `limit` row either.
+    quiet: bool,
     multi: MultiProgress,
     overall: ProgressBar,
     running: Mutex<Vec<Running>>,
@@ -269,6 +271,7 @@ impl Monitor {
                 .progress_chars("=> "),
         );
         Monitor {
+            quiet: options.quiet,
             multi,
             overall,
             running: Mutex::new(Vec::new()),
@@ -298,6 +301,7 @@ impl Monitor {
             bar: None,
             samples: VecDeque::from([(now, 0, 0)]),
         });
+        self.overall.set_message(running_names(&running));
     }
 
     fn finished(&self, index: usize, row: Row) {
@@ -309,14 +313,18 @@ impl Monitor {
                 self.multi.remove(&bar);
             }
         }
+        self.overall.set_message(running_names(&running));
         drop(running);
-        if matches!(row.status, Status::Error | Status::Limit) {
-            self.overall.println(format!(
-                "{} {}: {}: {}",
-                row.game, row.level, row.status, row.detail
-            ));
+        if matches!(row.status, Status::Error | Status::Limit) && !self.quiet {
+            let line = format!("{} {}: {}: {}", row.game, row.level, row.status, row.detail);
+            // Where no bars are drawn (standard error is not a terminal), the bars' println
+            // would drop the line: an error row's reason must reach the user all the same.
+            if self.multi.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                self.overall.println(line);
+            }
         }
-        self.overall.set_message(format!("last: {}", row.level));
         self.overall.inc(1);
         lock(&self.rows)[index] = Some(row);
     }
@@ -419,6 +427,16 @@ impl Monitor {
                 )),
             })
             .collect()
+    }
+}
+
+/// The overall bar's message: the levels being solved now.
+fn running_names(running: &[Running]) -> String {
+    let names: Vec<&str> = running.iter().map(|r| r.name.as_str()).collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("now: {}", names.join(", "))
     }
 }
 

@@ -19,6 +19,7 @@ use std::fmt::Write;
 
 use super::results::{self, Row, Status};
 use super::runs::PairedTimes;
+use crate::words;
 
 /// Thresholds of a comparison.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +91,14 @@ impl Kind {
             Kind::New => "new level",
         }
     }
+
+    /// `n` findings of this kind, as the summary says them: `2 slower`, `52 new levels`.
+    fn tally(self, n: usize) -> String {
+        match self {
+            Kind::New => words::count(n, self.label()),
+            _ => format!("{n} {}", self.label()),
+        }
+    }
 }
 
 /// The outcome of a comparison.
@@ -124,7 +133,7 @@ impl Comparison {
         ]
         .into_iter()
         .filter(|&k| count(k) > 0)
-        .map(|k| format!("{} {}", count(k), k.label()))
+        .map(|k| k.tally(count(k)))
         .collect();
         if !regressions.is_empty() {
             let _ = writeln!(out, "  regressions: {}", regressions.join(", "));
@@ -137,7 +146,7 @@ impl Comparison {
         ]
         .into_iter()
         .filter(|&k| count(k) > 0)
-        .map(|k| format!("{} {}", count(k), k.label()))
+        .map(|k| k.tally(count(k)))
         .collect();
         if !improvements.is_empty() {
             let _ = writeln!(out, "  also: {}", improvements.join(", "));
@@ -162,7 +171,8 @@ impl Comparison {
         if n > 0 && tolerance.times {
             let _ = writeln!(
                 out,
-                "  {n} levels under {} ms timed together: {base:.1} ms -> {new:.1} ms (x{:.2}, tolerance x{})",
+                "  {} under {} ms timed together: {base:.1} ms -> {new:.1} ms (x{:.2}, tolerance x{})",
+                words::count(n, "level"),
                 tolerance.small_millis,
                 ratio(new, base),
                 tolerance.time_ratio
@@ -395,7 +405,7 @@ pub fn compare(
         )
     {
         c.findings.push(Finding {
-            subject: format!("{n} small levels"),
+            subject: words::count(n, "small level"),
             kind,
             text: format!("time together {text}"),
         });

@@ -59,7 +59,9 @@ pub fn load_tasks(files: &[LevelFile]) -> Result<Vec<Box<dyn LevelTask>>, String
 
 /// Which levels of a run to solve (`solve --level`): `=NAME` is exactly one name (as
 /// [`listed_name`] writes it: what `solve --list` prints), a pattern with `*`, `?` or `[` a glob
-/// over the whole level name (`1-*`), any other a substring of it (`h4`).
+/// over the whole level name (`1-*`), any other a substring of it (`h4`). A name that starts
+/// with an emoji and a space (the official sliding-block sets' `🎩 The Time Machine`) matches
+/// `=NAME` and globs with or without them ([`bare_name`]).
 #[derive(Clone, Debug)]
 pub enum LevelPattern {
     Exact(String),
@@ -81,11 +83,26 @@ impl LevelPattern {
     }
 
     pub fn matches(&self, name: &str) -> bool {
+        let bare = bare_name(name);
         match self {
-            LevelPattern::Exact(listed) => listed_name(name) == *listed,
-            LevelPattern::Glob(glob) => glob.matches(name),
+            LevelPattern::Exact(listed) => {
+                listed_name(name) == *listed || listed_name(bare) == *listed
+            }
+            LevelPattern::Glob(glob) => glob.matches(name) || glob.matches(bare),
             LevelPattern::Substring(part) => name.contains(part.as_str()),
         }
+    }
+}
+
+/// A level's name without the emoji and spaces it may start with (`🎩 The Time Machine` is
+/// `The Time Machine`): what a user types. Emoji are the leading characters that are neither
+/// ASCII nor letters or digits (pictographs, their variation selectors and joiners).
+pub fn bare_name(name: &str) -> &str {
+    let rest = name.trim_start_matches(|c: char| !c.is_ascii() && !c.is_alphanumeric());
+    if rest.len() == name.len() {
+        name
+    } else {
+        rest.trim_start()
     }
 }
 
@@ -219,5 +236,26 @@ mod tests {
         assert!(!exact.matches("a\\b\tc\nd e"), "a longer name");
         assert!(!LevelPattern::new("=own").unwrap().matches("own-switch"));
         assert!(LevelPattern::new("own").unwrap().matches("own-switch"));
+    }
+
+    #[test]
+    fn a_leading_emoji_may_be_left_out_of_exact_names_and_globs() {
+        let name = "🎩 The Time Machine";
+        assert_eq!(bare_name(name), "The Time Machine");
+        assert_eq!(bare_name("🧬\u{fe0f}  Shapes"), "Shapes");
+        assert_eq!(bare_name("Élan 2"), "Élan 2", "a letter is not an emoji");
+        for pattern in [
+            "=The Time Machine",
+            "=🎩 The Time Machine",
+            "The Time*",
+            "*Machine",
+        ] {
+            assert!(
+                LevelPattern::new(pattern).unwrap().matches(name),
+                "{pattern}"
+            );
+        }
+        assert!(!LevelPattern::new("=Time Machine").unwrap().matches(name));
+        assert!(!LevelPattern::new("Time*").unwrap().matches(name));
     }
 }

@@ -13,6 +13,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use super::results::write_atomically;
+use crate::words;
 
 /// Everything known about how a results file was made.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,17 +94,16 @@ impl Provenance {
         let s = &self.settings;
         let limit = |name: &str, v: Option<String>| v.map(|v| format!(", {name} {v}"));
         format!(
-            "frontier {} ({}), {} threads{}, {} levels at a time, {} run{} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            "frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
             self.version,
             self.commit,
-            s.threads,
+            words::count(s.threads, "thread"),
             s.distributed
                 .as_ref()
                 .map(|d| format!(" (distributed: {d})"))
                 .unwrap_or_default(),
-            s.parallel_levels,
-            s.repeat,
-            if s.repeat == 1 { "" } else { "s" },
+            words::count(s.parallel_levels, "level"),
+            words::count(s.repeat, "run"),
             limit("warm below", s.warm_below_ms.map(|v| format!("{v} ms"))).unwrap_or_default(),
             limit("max-states", s.max_states.map(|v| v.to_string())).unwrap_or_default(),
             limit("timeout", s.timeout_s.map(|v| format!("{v} s"))).unwrap_or_default(),
@@ -230,7 +230,7 @@ mod tests {
         );
         assert!(
             one.summary()
-                .contains("1 levels at a time, 3 runs per level, timeout 120 s")
+                .contains("1 level at a time, 3 runs per level, timeout 120 s")
         );
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -78,13 +78,17 @@ fn summary(out: &mut String, files: &[Compared]) {
     for Compared { file, baseline } in files {
         for (game, rows) in by_game(file.rows) {
             let count = |keep: fn(&Row) -> bool| rows.iter().filter(|r| keep(r)).count();
-            let mut slowest = rows.clone();
+            // Levels of under a millisecond are no one's slowest.
+            let mut slowest: Vec<&&Row> = rows.iter().filter(|r| r.millis >= 1.0).collect();
             slowest.sort_by(|a, b| b.millis.total_cmp(&a.millis));
-            let slowest: Vec<String> = slowest
+            let mut slowest: Vec<String> = slowest
                 .iter()
                 .take(SLOWEST)
                 .map(|r| format!("{} ({:.0} ms)", escape(&r.level), r.millis))
                 .collect();
+            if slowest.is_empty() {
+                slowest.push("every level under 1 ms".into());
+            }
             let verdict = match baseline {
                 None => "<td>no baseline</td>".to_string(),
                 Some(base) if !base.file.rows.iter().any(|r| r.game == game) => {
@@ -180,7 +184,12 @@ fn overview(out: &mut String, file: &Named) {
     }
     out.push_str("</table>\n");
     for (game, rows) in &games {
-        let _ = writeln!(out, "<h3>{} ({} levels)</h3>", escape(game), rows.len());
+        let _ = writeln!(
+            out,
+            "<h3>{} ({})</h3>",
+            escape(game),
+            crate::words::count(rows.len(), "level")
+        );
         let bars = |value: fn(&Row) -> f64| Bars {
             labels: rows.iter().map(|r| r.level.clone()).collect(),
             values: rows.iter().map(|r| value(r)).collect(),

@@ -18,3 +18,18 @@ pub fn own(relative: &str) -> PathBuf {
         .join("corpora")
         .join(relative)
 }
+
+/// Every row's counts mean what docs/cli.md says in every game: `expanded` counts stored states
+/// whose successors were all generated, so it is never above `states`.
+pub fn assert_expanded_within_states(rows: &[frontier::harness::results::Row]) {
+    for row in rows {
+        assert!(
+            row.expanded <= row.states,
+            "{} {}: {} expanded of {} states",
+            row.game,
+            row.level,
+            row.expanded,
+            row.states
+        );
+    }
+}

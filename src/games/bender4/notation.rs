@@ -31,7 +31,11 @@ pub fn check_seen(
         Outcome::Won { steps } => Ok(Verdict {
             moves: u64::from(steps),
             score: program.len() as u64,
-            message: format!("won in {steps} steps, score {}", program.len()),
+            message: format!(
+                "won in {}, score {}",
+                crate::words::count(steps, "step"),
+                program.len()
+            ),
         }),
         Outcome::Lost { step, why } => Err(LossReport { board, step, why }.to_string()),
     }

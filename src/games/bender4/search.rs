@@ -5,6 +5,8 @@
 //! for a map on every run; a user's `--timeout` or `--max-states` still stops it early (with the
 //! best program found so far, if any).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use super::Rng;
@@ -94,6 +96,9 @@ const FULL_BUDGET_MOVES: f64 = 120.0;
 pub struct Solution {
     pub line: String,
     pub steps: u32,
+    /// Candidate programs the referee ran to find it. Not states: the CSV gives them in
+    /// `detail`, not in `expanded`.
+    pub programs_run: u64,
 }
 
 /// Solves `board`: the shortest program found, `Unsolvable`, or why it stopped.
@@ -135,7 +140,7 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
             optimal: false,
             score: s.line.len() as u64,
             solution: s.line,
-            detail: String::new(),
+            detail: format!("{} programs run", s.programs_run),
         },
         None => Answer::Limit("no program found within the budget".into()),
     }
@@ -224,10 +229,12 @@ fn programs(
         })
         .collect();
     // Refinement starts from the best programs of the exploration chains, best first.
-    let mut explored: Vec<(usize, u32, Genome)> = run_chains(guides, &chains, budget.explore, ctl)
-        .into_iter()
-        .flatten()
-        .collect();
+    let chain_runs = AtomicU64::new(0);
+    let mut explored: Vec<(usize, u32, Genome)> =
+        run_chains(guides, &chains, budget.explore, ctl, &chain_runs)
+            .into_iter()
+            .flatten()
+            .collect();
     explored.sort_by_key(|(len, steps, _)| (*len, *steps));
     best = explored
         .iter()
@@ -245,7 +252,7 @@ fn programs(
             )
         })
         .collect();
-    best = run_chains(guides, &refiners, budget.refine, ctl)
+    best = run_chains(guides, &refiners, budget.refine, ctl, &chain_runs)
         .into_iter()
         .fold(best, merge);
     let (_, _, mut genome) = best?;
@@ -253,16 +260,22 @@ fn programs(
     genome.tidy();
     let line = genome.line();
     let steps = judge.run(&genome, &mut record).won?;
-    ctl.add(0, judge.runs);
-    Some(Solution { line, steps })
+    let programs_run = judge.runs + chain_runs.load(Ordering::Relaxed);
+    Some(Solution {
+        line,
+        steps,
+        programs_run,
+    })
 }
 
-/// Runs annealing chains in parallel, each with its own seed number; the best of each.
+/// Runs annealing chains in parallel, each with its own seed number; the best of each. Adds
+/// the programs they ran to `runs`.
 fn run_chains(
     guides: &[PlainGraph],
     chains: &[(u64, Genome)],
     schedule: Schedule,
     ctl: &SearchControl,
+    runs: &AtomicU64,
 ) -> Vec<Best> {
     chains
         .par_iter()
@@ -270,7 +283,7 @@ fn run_chains(
             let mut judge = Judge::new(guides);
             let mut rng = Rng::new(*seed);
             let best = anneal::anneal(&mut judge, start, schedule, &mut rng, ctl);
-            ctl.add(0, judge.runs);
+            runs.fetch_add(judge.runs, Ordering::Relaxed);
             best
         })
         .collect()

@@ -34,7 +34,7 @@ pub fn replay_seen(
             ));
         }
         let (text, dir) = split_play(token).ok_or_else(|| {
-            format!("move {n} (`{token}`): expected a card followed by one of the arrows ↗ ↘ ↙ ↖")
+            format!("move {n} (`{token}`): expected a card followed by one of the arrows ↗ ↘ ↙ ↖ (or UR DR DL UL)")
         })?;
         parse_card(text).map_err(|why| format!("move {n} (`{token}`): not a card: {why}"))?;
         let card = level
@@ -64,15 +64,32 @@ pub fn replay_seen(
     if position.ball != board.flag {
         let (x, y) = board.xy(position.ball);
         return Err(format!(
-            "ball not on the flag after {moves} moves (it rests at {x},{y})"
+            "ball not on the flag after {} (it rests at {x},{y})",
+            crate::words::count(moves, "move")
         ));
     }
     Ok(moves)
 }
 
-/// `1/2-↘` as (`1/2-`, Right).
+/// `1/2-↘` as (`1/2-`, Right). Each arrow may also be written in ASCII as the way it points on
+/// screen, for keyboards and terminals without them: `UR` ↗, `DR` ↘, `DL` ↙, `UL` ↖ (either
+/// case: `1/2-dr`).
 fn split_play(token: &str) -> Option<(&str, Dir)> {
     let arrow = token.chars().next_back()?;
-    let dir = Dir::from_arrow(arrow)?;
-    Some((&token[..token.len() - arrow.len_utf8()], dir))
+    if let Some(dir) = Dir::from_arrow(arrow) {
+        return Some((&token[..token.len() - arrow.len_utf8()], dir));
+    }
+    let split = token
+        .len()
+        .checked_sub(2)
+        .filter(|&at| token.is_char_boundary(at))?;
+    let (card, ascii) = token.split_at(split);
+    let arrow = match ascii.to_ascii_uppercase().as_str() {
+        "UR" => '↗',
+        "DR" => '↘',
+        "DL" => '↙',
+        "UL" => '↖',
+        _ => return None,
+    };
+    Some((card, Dir::from_arrow(arrow)?))
 }

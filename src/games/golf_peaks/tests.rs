@@ -551,6 +551,20 @@ fn the_checker_accepts_a_solution_with_any_whitespace() {
 }
 
 #[test]
+fn the_checker_takes_ascii_arrows_as_well() {
+    let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+    assert_eq!(check(&l, "2-DR 1-dr 2/↘"), Ok(3));
+    let up = level("1x3\n0,flag\n0\n0,ball\n\n2-");
+    assert_eq!(check(&up, "2-UR"), Ok(1));
+    let left = level("3x1\n0,flag 0 0,ball\n\n2-");
+    assert_eq!(check(&left, "2-UL"), Ok(1));
+    let down = level("1x3\n0,ball\n0\n0,flag\n\n2-");
+    assert_eq!(check(&down, "2-DL"), Ok(1));
+    let why = check(&l, "2-RD").expect_err("RD is no arrow");
+    assert!(why.contains("(or UR DR DL UL)"), "{why}");
+}
+
+#[test]
 fn the_checker_rejects_bad_solutions_naming_the_move() {
     let l = level("5x1\n0,ball 0 0 0 0,flag\n\n1- 1- 4-");
     let rejected = |solution: &str, needle: &str| {
@@ -576,10 +590,7 @@ fn the_checker_rejects_bad_solutions_naming_the_move() {
         "1-↖",
         "move 1 (`1-↖`): illegal play: the ball rolls off the tiles from 0,0 going ↖",
     );
-    rejected(
-        "1-↘",
-        "ball not on the flag after 1 moves (it rests at 1,0)",
-    );
+    rejected("1-↘", "ball not on the flag after 1 move (it rests at 1,0)");
     rejected(
         "4-↘ 1-↖",
         "move 2 (`1-↖`): the level is already solved after move 1",

@@ -337,7 +337,8 @@ where
             )
         }
         _ => Answer::Limit(format!(
-            "{limit}; no solution has fewer than {lower} pushes"
+            "{limit}; no solution has fewer than {}",
+            crate::words::count(lower, "push")
         )),
     }
 }

@@ -679,7 +679,7 @@ fn check_accepts_a_solution_written_from_either_gem() {
     for solution in ["7,2,U", "6,2,D", "  6,2,D \n"] {
         let verdict = PuzzleQuest::check(&level, solution).unwrap();
         assert_eq!((verdict.moves, verdict.score), (1, 1));
-        assert_eq!(verdict.message, "solved in 1 moves");
+        assert_eq!(verdict.message, "solved in 1 move");
     }
 }
 

@@ -67,7 +67,8 @@ pub fn replay_seen(
         Ok(moves)
     } else {
         Err(format!(
-            "after {moves} moves the goal blocks are not all on their targets"
+            "after {} the goal blocks are not all on their targets",
+            crate::words::count(moves, "move")
         ))
     }
 }
