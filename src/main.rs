@@ -331,19 +331,11 @@ const USAGE: u8 = 2;
 const INTERRUPTED: u8 = 130;
 
 /// The first SIGINT or SIGTERM stops every search at its next check: `solve` then writes every
-/// row (those cut short say "interrupted") and exits with [`INTERRUPTED`]. A second one exits at
-/// once; the results file then holds the last checkpoint, which was written whole.
+/// row (those cut short say "interrupted") and exits with [`INTERRUPTED`]. A second one quits
+/// promptly with [`INTERRUPTED`], after the write of the results under way, if any, and after
+/// writing the rows finished so far (see [`harness::interrupt`]).
 fn stop_cleanly_on_interrupt() {
-    let installed = ctrlc::set_handler(|| {
-        if control::interrupted() {
-            std::process::exit(INTERRUPTED.into());
-        }
-        control::interrupt();
-        eprintln!("frontier: interrupted: writing the results (interrupt again to quit at once)");
-    });
-    if let Err(e) = installed {
-        eprintln!("frontier: warning: cannot catch interrupts ({e}); Ctrl-C ends the run at once");
-    }
+    harness::interrupt::install(INTERRUPTED.into());
 }
 
 fn main() -> ExitCode {
@@ -523,6 +515,9 @@ fn solve(args: SolveArgs) -> ExitCode {
         ));
     }
     let started = Instant::now();
+    // Before the levels are read and anything is written: an interrupt from here on is caught
+    // (one during start-up solves no level, and every level gets its `limit` row).
+    stop_cleanly_on_interrupt();
     let tasks = match selected_levels(&args.paths, args.game, args.level.as_deref()) {
         Ok(tasks) => tasks,
         Err(e) => return usage_error(e),
@@ -594,18 +589,26 @@ fn solve(args: SolveArgs) -> ExitCode {
                 .as_ref()
                 .map(|c| format!("{} processes x {} workers", c.processes(), c.workers())),
         });
-        // Written first, so that a checkpointed file has its provenance too. Not beside a
-        // device or pipe (`--out /dev/null`).
+        // Written first, so that a checkpointed file has its provenance too, and with it a
+        // whole CSV (the header alone) under the results lock: from the moment the sidecar
+        // exists a whole CSV is beside it, whenever an interrupt comes. Neither beside nor
+        // into a device or pipe (`--out /dev/null`), which gets the last write only.
         let regular = std::fs::metadata(path).map(|m| m.is_file()).unwrap_or(true);
-        if regular && let Err(e) = provenance.write_beside(path) {
-            eprintln!(
-                "frontier: cannot write the provenance of {}: {e}",
-                path.display()
-            );
+        let begun = harness::interrupt::begin(|| {
+            if !regular {
+                return Ok(());
+            }
+            provenance
+                .write_beside(path)
+                .map_err(|e| format!("cannot write the provenance of {}: {e}", path.display()))?;
+            results::write_atomically(path, &results::to_csv(&[]))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
+        if let Err(e) = begun {
+            eprintln!("frontier: {e}");
             return ExitCode::FAILURE;
         }
     }
-    stop_cleanly_on_interrupt();
     let rows = batch::solve_all(&tasks, &options);
     // A cluster that broke, or whose processes do not all reach the end together.
     let failure = cluster
@@ -617,8 +620,15 @@ fn solve(args: SolveArgs) -> ExitCode {
         }
         return exit_status(&rows, failure.is_some());
     }
-    if let Err(failure) = emit(out.as_deref(), &results::to_csv(&rows)) {
-        return failure;
+    // The last write: a second interrupt waits for it, then quits without writing again.
+    let csv = results::to_csv(&rows);
+    let written = match out.as_deref() {
+        Some(path) => harness::interrupt::write_last(path, &csv)
+            .map_err(|e| eprintln!("frontier: cannot write {}: {e}", path.display())),
+        None => emit(None, &csv).map_err(drop),
+    };
+    if written.is_err() {
+        return ExitCode::FAILURE;
     }
     if let Some(failure) = &failure {
         eprintln!(

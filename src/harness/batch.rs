@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::interrupt;
 use super::registry::LevelTask;
 use super::results::{self, Row, Status};
 use crate::distributed::Cluster;
@@ -242,7 +243,8 @@ struct Monitor {
     multi: MultiProgress,
     overall: ProgressBar,
     running: Mutex<Vec<Running>>,
-    rows: Mutex<Vec<Option<Row>>>,
+    /// Shared with a second interrupt, which writes the finished ones before it quits.
+    rows: Arc<Mutex<Vec<Option<Row>>>>,
     memory_budget: Option<u64>,
     /// The memory held at the last tick.
     last_held: Mutex<u64>,
@@ -258,6 +260,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Monitor {
     fn new(total: usize, options: &BatchOptions) -> Monitor {
+        let rows = Arc::new(Mutex::new(vec![None; total]));
+        if let Some(path) = &options.checkpoint {
+            let rows = Arc::clone(&rows);
+            interrupt::track(path, move || finished_csv(&lock(&rows)));
+        }
         let target = if options.quiet {
             ProgressDrawTarget::hidden()
         } else {
@@ -275,7 +282,7 @@ impl Monitor {
             multi,
             overall,
             running: Mutex::new(Vec::new()),
-            rows: Mutex::new(vec![None; total]),
+            rows,
             memory_budget: options.memory_budget,
             last_held: Mutex::new(0),
             last_memory_stop: Mutex::new(None),
@@ -401,10 +408,11 @@ impl Monitor {
         if now - last.0 < CHECKPOINT_EVERY || finished == last.1 {
             return;
         }
-        let done: Vec<Row> = rows.iter().flatten().cloned().collect();
+        let csv = finished_csv(&rows);
         drop(rows);
-        // A failed checkpoint is retried at the next one; the final write reports errors.
-        let _ = results::write_atomically(path, &results::to_csv(&done));
+        // Under the results lock (a second interrupt waits for it). A failed checkpoint is
+        // retried at the next one; the final write reports errors.
+        let _ = interrupt::write(path, &csv);
         *last = (now, finished);
     }
 
@@ -412,9 +420,9 @@ impl Monitor {
     /// row saying so, unless the run ended because its cluster broke: then it gets none.
     fn into_rows(self, tasks: &[Box<dyn LevelTask>], cluster_broke: bool) -> Vec<Row> {
         self.overall.finish_and_clear();
-        self.rows
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
+        // A copy: until the last write, a second interrupt writes the rows finished.
+        lock(&self.rows)
+            .clone()
             .into_iter()
             .zip(tasks)
             .filter_map(|(row, task)| match row {
@@ -438,6 +446,11 @@ fn running_names(running: &[Running]) -> String {
     } else {
         format!("now: {}", names.join(", "))
     }
+}
+
+/// The rows finished so far, in task order, as a whole CSV.
+fn finished_csv(rows: &[Option<Row>]) -> String {
+    results::to_csv(&rows.iter().flatten().cloned().collect::<Vec<_>>())
 }
 
 /// 1234567 as `1.23M`.

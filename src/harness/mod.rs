@@ -10,6 +10,7 @@
 //! - [`gallery`]: the report's animations of every solved level.
 //! - [`analyze`]: `frontier analyze`, each level's whole space measured, its rows and layers.
 //! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles.
+//! - [`interrupt`]: SIGINT and SIGTERM, and the lock every write of the results file holds.
 
 pub mod analyze;
 pub mod batch;
@@ -17,6 +18,7 @@ pub mod compare;
 pub mod discover;
 pub mod gallery;
 pub mod generate;
+pub mod interrupt;
 pub mod provenance;
 pub mod registry;
 pub mod report;
