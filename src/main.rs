@@ -112,6 +112,10 @@ struct AnalyzeArgs {
     /// Per level: the wall-time budget in seconds; `0` or `none`: no budget.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
     timeout: TimeBudget,
+    /// Memory the process may hold (resident), in MiB, 1 or more (default: 70% of the
+    /// machine's); past it the level's exploration stops with a `limit` row.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
     /// Worker threads, 1 or more (default: all cores).
     #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
@@ -141,6 +145,10 @@ struct GenerateArgs {
     /// Where the `.tsv` goes (`-`: standard output). Default: results/generated-WxH.tsv.
     #[arg(long)]
     out: Option<String>,
+    /// Memory the process may hold (resident), in MiB, 1 or more (default: 70% of the
+    /// machine's); past it the run stops, writes nothing and exits with status 1.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
     /// Worker threads, 1 or more (default: all cores).
     #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
@@ -373,6 +381,10 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     let limits = Limits {
         max_states: args.max_states,
         timeout: args.timeout.0.map(Duration::from_secs_f64),
+        max_bytes: args
+            .max_memory
+            .map(|m| m << 20)
+            .or_else(harness::default_memory_budget),
         ..Limits::default()
     };
     let analyses = analyze::analyze_all(&tasks, limits, args.quiet);
@@ -467,9 +479,17 @@ fn generate(args: GenerateArgs) -> ExitCode {
         pieces: args.pieces.map(usize::from),
         goal: if args.box_goal { Goal::Box } else { Goal::Cell },
         quiet: args.quiet,
+        memory_budget: args
+            .max_memory
+            .map(|m| m << 20)
+            .or_else(harness::default_memory_budget),
     };
     let records = match generate::generate(&options) {
         Ok(records) => records,
+        Err(limit @ control::Limit::Memory(_)) => {
+            eprintln!("frontier: generate stopped: {limit}; nothing written");
+            return ExitCode::FAILURE;
+        }
         Err(limit) => {
             eprintln!("frontier: generate stopped: {limit}; nothing written");
             return ExitCode::from(INTERRUPTED);
@@ -561,7 +581,12 @@ fn solve(args: SolveArgs) -> ExitCode {
         limits: Limits {
             max_states: args.max_states,
             timeout: args.timeout.0.map(Duration::from_secs_f64),
-            max_bytes: None,
+            // Every search of a level stops at its next check once its own allocations reach
+            // the budget (the guard holds the whole process to it every tick).
+            max_bytes: args
+                .max_memory
+                .map(|m| m << 20)
+                .or_else(harness::default_memory_budget),
             anytime: args.anytime.map(Duration::from_secs_f64),
         },
         memory_budget: args

@@ -191,6 +191,7 @@ fn generated(width: usize, height: usize) -> BTreeMap<usize, (u32, u64)> {
         pieces: None,
         goal: Goal::Cell,
         quiet: true,
+        memory_budget: None,
     })
     .expect("no limits");
     records
@@ -214,6 +215,7 @@ fn generated_puzzles_are_reproven_by_solve() {
         pieces: None,
         goal: Goal::Box,
         quiet: true,
+        memory_budget: None,
     })
     .expect("no limits");
     assert_eq!(records.len(), 8);

@@ -110,6 +110,10 @@ struct Counters {
     /// last one's limit. Shared, so that a request made while a child search runs stops it.
     requests: AtomicU64,
     last_request: Mutex<Option<Limit>>,
+    /// Child controls created so far, and how many there were at the last request: a child
+    /// created after a request means the search it was meant for has ended.
+    children: AtomicU64,
+    children_at_request: AtomicU64,
 }
 
 impl SearchControl {
@@ -123,9 +127,20 @@ impl SearchControl {
     /// limit), so that the level's progress, states and peak memory include it while it runs.
     /// The child's limits are checked against those shared counts (its memory from zero), its
     /// time from its own creation. It runs on the same backend as this one.
+    ///
+    /// Its memory limit is never above this one's: the level's memory budget holds in every
+    /// search that follows (the smaller of `limits.max_bytes` and this control's).
     pub fn child(&self, limits: Limits) -> Self {
         self.counters.bytes.store(0, Ordering::Relaxed);
         self.counters.imminent_bytes.store(0, Ordering::Relaxed);
+        self.counters.children.fetch_add(1, Ordering::AcqRel);
+        let limits = Limits {
+            max_bytes: match (limits.max_bytes, self.limits.max_bytes) {
+                (Some(own), Some(parent)) => Some(own.min(parent)),
+                (own, parent) => own.or(parent),
+            },
+            ..limits
+        };
         Self::with_counters(limits, Arc::clone(&self.counters)).on_backend(self.backend.clone())
     }
 
@@ -264,7 +279,21 @@ impl SearchControl {
             .last_request
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = Some(limit);
+        self.counters.children_at_request.store(
+            self.counters.children.load(Ordering::Acquire),
+            Ordering::Relaxed,
+        );
         self.counters.requests.fetch_add(1, Ordering::Release);
+    }
+
+    /// Whether a stop was [requested](Self::request_stop) for this level and the search it was
+    /// meant for may still be running: no child control was created since (a search of the
+    /// level that follows runs under one). The harness's memory guard stops nothing else while
+    /// one is pending, and stops the level's next search again if it is needed.
+    pub fn stop_pending(&self) -> bool {
+        self.counters.requests.load(Ordering::Acquire) > 0
+            && self.counters.children.load(Ordering::Acquire)
+                == self.counters.children_at_request.load(Ordering::Relaxed)
     }
 
     /// The last stop requested from outside since this control was created.

@@ -489,6 +489,60 @@ fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
     assert_eq!(level.child(Limits::default()).check(), Ok(()));
 }
 
+#[test]
+fn a_memory_stop_is_pending_until_the_level_moves_on_to_its_next_search() {
+    let level = SearchControl::unlimited();
+    let first = level.child(Limits::default());
+    assert!(!level.stop_pending());
+    level.request_stop(Limit::Memory(1));
+    // While `first` winds down the guard stops nothing else; the level's control itself says
+    // stopped for good, which is why the guard does not ask it.
+    assert!(level.stop_pending() && first.stop_pending());
+    assert!(level.is_stopped());
+    // The next search of the level: the stop was not meant for it, and it may be stopped.
+    let second = level.child(Limits::default());
+    assert!(!level.stop_pending() && !second.stop_pending());
+    level.request_stop(Limit::Memory(1));
+    assert!(second.stop_pending());
+    assert_eq!(second.check(), Err(Limit::Memory(1)));
+}
+
+#[test]
+fn a_child_search_never_has_more_memory_than_its_level() {
+    let level = SearchControl::new(Limits {
+        max_bytes: Some(1000),
+        ..Limits::default()
+    });
+    let at_most = |own: Option<u64>| {
+        level
+            .child(Limits {
+                max_bytes: own,
+                ..Limits::default()
+            })
+            .limits()
+            .max_bytes
+    };
+    assert_eq!(at_most(None), Some(1000));
+    assert_eq!(at_most(Some(4 << 30)), Some(1000));
+    assert_eq!(at_most(Some(10)), Some(10));
+    assert_eq!(
+        SearchControl::unlimited()
+            .child(Limits {
+                max_bytes: Some(10),
+                ..Limits::default()
+            })
+            .limits()
+            .max_bytes,
+        Some(10)
+    );
+    // It stops at the level's budget as soon as it counts that much.
+    let child = level.child(Limits::default());
+    child.set_bytes(999);
+    assert_eq!(child.check(), Ok(()));
+    child.set_bytes(1000);
+    assert_eq!(child.check(), Err(Limit::Memory(1000)));
+}
+
 /// Numbers from 0, each move +1 or +3, up to 30; the goal is 30. The heuristic says nothing
 /// (0); the work left (`tiebreak`) is the distance to 30.
 struct Ranked;

@@ -5,6 +5,7 @@
 //! `--timeout`); a limit gives a `limit` row. The CSVs are written whole, like `solve`'s
 //! results (temporary file and rename).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -70,9 +71,13 @@ fn one_decimal<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Erro
 
 /// Explores one level under `limits`.
 pub fn analyze_level(task: &dyn LevelTask, limits: Limits) -> LevelAnalysis {
-    let ctl = SearchControl::new(limits);
+    analyze_under(task, &SearchControl::new(limits))
+}
+
+/// Explores one level under `ctl`.
+fn analyze_under(task: &dyn LevelTask, ctl: &SearchControl) -> LevelAnalysis {
     let started = Instant::now();
-    let analyzed = task.analyze(&ctl);
+    let analyzed = task.analyze(ctl);
     let millis = started.elapsed().as_secs_f64() * 1e3;
     let stats = ctl.stats();
     let mut row = AnalysisRow {
@@ -134,6 +139,9 @@ pub fn analyze_level(task: &dyn LevelTask, limits: Limits) -> LevelAnalysis {
 }
 
 /// Explores every level in turn, with a progress bar over the levels unless `quiet`.
+/// `limits.max_bytes` is the memory the process may hold: each level's exploration stops at
+/// its next check once its own allocations reach it, and once the process's resident memory
+/// exceeds it ([`super::guard_memory`]).
 pub fn analyze_all(
     tasks: &[Box<dyn LevelTask>],
     limits: Limits,
@@ -152,15 +160,21 @@ pub fn analyze_all(
         bar.enable_steady_tick(Duration::from_millis(500));
         bar
     };
-    let analyses = tasks
-        .iter()
-        .map(|task| {
-            bar.set_message(task.name().to_string());
-            let analysis = analyze_level(task.as_ref(), limits);
-            bar.inc(1);
-            analysis
-        })
-        .collect();
+    let running = super::Guarded::default();
+    let analyses = super::guard_memory(limits.max_bytes, &running, || {
+        tasks
+            .iter()
+            .map(|task| {
+                bar.set_message(task.name().to_string());
+                let ctl = Arc::new(SearchControl::new(limits));
+                *running.lock().unwrap_or_else(|e| e.into_inner()) = vec![Arc::clone(&ctl)];
+                let analysis = analyze_under(task.as_ref(), &ctl);
+                running.lock().unwrap_or_else(|e| e.into_inner()).clear();
+                bar.inc(1);
+                analysis
+            })
+            .collect()
+    });
     bar.finish_and_clear();
     analyses
 }

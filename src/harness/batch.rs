@@ -385,8 +385,11 @@ impl Monitor {
             let imminent: u64 = running.iter().map(|r| r.ctl.imminent_bytes()).sum();
             // One stop at a time: while a stopped search winds down, and for a moment after,
             // until the allocator has handed its memory back, nothing else is stopped for it.
+            // Only while it winds down: once the level has moved on to its next search (a
+            // child control), that one may be stopped too (`is_stopped` on the level's own
+            // control would stay true for the rest of the level, and keep the guard off).
             let mut last_stop = lock(&self.last_memory_stop);
-            let settling = running.iter().any(|r| r.ctl.is_stopped())
+            let settling = running.iter().any(|r| r.ctl.stop_pending())
                 || last_stop.is_some_and(|t| now - t < MEMORY_SETTLES);
             if held + growth + imminent + budget / 50 > budget
                 && !settling

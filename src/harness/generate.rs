@@ -8,13 +8,14 @@
 //! so the output is the same on every run. Progress: one bar over the goal shapes.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::engine::control::Limits;
 use crate::engine::{Limit, SearchControl};
 use crate::games::sliding_blocks::generate::{Board, Class, Goal, Hardest, Shapes};
 
@@ -26,6 +27,9 @@ pub struct GenerateOptions {
     /// When the goal piece has arrived.
     pub goal: Goal,
     pub quiet: bool,
+    /// Memory the process may hold, in bytes (`None`: no budget): past it, or once one class's
+    /// search has allocated it, the run stops with [`Limit::Memory`].
+    pub memory_budget: Option<u64>,
 }
 
 /// One row of the output: the hardest puzzle of a piece count, as a sliding-blocks `.tsv`
@@ -59,7 +63,8 @@ struct Tally {
 }
 
 /// Searches every class of the board; returns one record per piece count that has a
-/// solvable puzzle, by piece count, or the limit that stopped a search (an interrupt).
+/// solvable puzzle, by piece count, or the limit that stopped a search (an interrupt, or the
+/// memory budget).
 pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
     let shapes = Shapes::new(options.board);
     let mut goals = shapes.goal_shapes(options.goal);
@@ -72,12 +77,28 @@ pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
     let bar = progress(goals.len() as u64, options.quiet);
     let tallies: Mutex<BTreeMap<usize, Tally>> = Mutex::new(BTreeMap::new());
     let states = std::sync::atomic::AtomicU64::new(0);
+    // The classes being searched, for the memory guard, and the limit that stopped one.
+    let running = super::Guarded::default();
+    let stopped = OnceLock::new();
     let searched = |class: &Class| -> Result<(), Limit> {
         if options.pieces.is_some_and(|p| p != class.pieces()) {
             return Ok(());
         }
+        // A stop of one class ends the run: the classes not yet searched stop at once.
+        if let Some(&limit) = stopped.get() {
+            return Err(limit);
+        }
         let started = Instant::now();
-        let hardest = class.hardest(&shapes, &SearchControl::unlimited())?;
+        let ctl = Arc::new(SearchControl::new(Limits {
+            max_bytes: options.memory_budget,
+            ..Limits::default()
+        }));
+        lock(&running).push(Arc::clone(&ctl));
+        let hardest = class.hardest(&shapes, &ctl);
+        lock(&running).retain(|c| !Arc::ptr_eq(c, &ctl));
+        let hardest = hardest.inspect_err(|&limit| {
+            let _ = stopped.set(limit);
+        })?;
         let elapsed = started.elapsed();
         let total = states.fetch_add(hardest.states, std::sync::atomic::Ordering::Relaxed);
         bar.set_message(format!("{} positions", total + hardest.states));
@@ -92,11 +113,16 @@ pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
         }
         Ok(())
     };
-    goals.par_iter().try_for_each(|&goal| {
-        let classes = shapes.classes(goal, max_pieces);
-        let done = classes.par_iter().try_for_each(searched);
-        bar.inc(1);
-        done
+    super::guard_memory(options.memory_budget, &running, || {
+        goals.par_iter().try_for_each(|&goal| {
+            if let Some(&limit) = stopped.get() {
+                return Err(limit);
+            }
+            let classes = shapes.classes(goal, max_pieces);
+            let done = classes.par_iter().try_for_each(searched);
+            bar.inc(1);
+            done
+        })
     })?;
     bar.finish_and_clear();
     let tallies = tallies.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -118,6 +144,10 @@ pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
             })
         })
         .collect())
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Whether `a` replaces `b` as the best of its piece count: more moves, or as many and a

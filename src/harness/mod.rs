@@ -208,6 +208,41 @@ pub fn resident_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The searches a [`guard_memory`] watches: those running now.
+pub(crate) type Guarded = std::sync::Mutex<Vec<std::sync::Arc<SearchControl>>>;
+
+/// Runs `work` while a thread holds the process to `budget` bytes of resident memory (none:
+/// no guard): every 200 ms, past it, each search in `running` whose stop is not already
+/// pending is asked to stop with [`crate::engine::Limit::Memory`]. For the commands without
+/// `solve`'s batch monitor (`analyze`, `generate`); a search's own `Limits::max_bytes` stops
+/// it at its next check, this catches what the searches do not count.
+pub(crate) fn guard_memory<R>(
+    budget: Option<u64>,
+    running: &Guarded,
+    work: impl FnOnce() -> R,
+) -> R {
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    let Some(budget) = budget else { return work() };
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) =
+                finished.recv_timeout(std::time::Duration::from_millis(200))
+            {
+                if resident_bytes().is_some_and(|held| held > budget) {
+                    let running = running.lock().unwrap_or_else(|e| e.into_inner());
+                    for ctl in running.iter().filter(|c| !c.stop_pending()) {
+                        ctl.request_stop(crate::engine::Limit::Memory(budget));
+                    }
+                }
+            }
+        });
+        let result = work();
+        drop(done);
+        result
+    })
+}
+
 /// Finds, parses and solves every level under `paths` without progress bars: the library
 /// entry point behind `frontier solve`, for tests and tools.
 pub fn solve_paths(

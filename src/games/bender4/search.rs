@@ -17,7 +17,7 @@ use super::routes::PlainGraph;
 use super::rules::{Board, CellSet, Effect, direction};
 use super::space::PushSpace;
 use crate::engine::control::Limits;
-use crate::engine::{SearchControl, SearchOutcome};
+use crate::engine::{Limit, SearchControl, SearchOutcome};
 use crate::games::Answer;
 use crate::search::astar;
 
@@ -124,9 +124,17 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
         }
         PushRoute::None if routes.is_empty() => return Answer::Unsolvable,
         PushRoute::Unknown(why) if routes.is_empty() => return Answer::Limit(why),
+        // The memory budget holds for the whole level: no program search past it.
+        PushRoute::Memory(limit) => {
+            return Answer::Limit(format!("the search with pushes stopped: {limit}"));
+        }
         _ => {}
     }
     ctl.set_bytes(guides.iter().map(PlainGraph::bytes).sum());
+    // The distance tables alone may be past the memory budget (`max_bytes`).
+    if let Some(stopped) = memory_stop(ctl) {
+        return stopped;
+    }
     let mut rng = Rng::new(0x00be_4de4 ^ budget.seed);
     for _ in 0..budget.random_routes {
         if let Some(route) = guides[0].random_shortest(&mut rng, 0.8) {
@@ -134,7 +142,12 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
         }
     }
     let budget = budget.scaled(routes.iter().map(String::len).max().unwrap_or(0));
-    match programs(&guides, &routes, ctl, &budget) {
+    let found = programs(&guides, &routes, ctl, &budget);
+    // A memory stop (the harness's guard) cut the program search short: no answer stands.
+    if let Some(stopped) = memory_stop(ctl) {
+        return stopped;
+    }
+    match found {
         Some(s) => Answer::Solved {
             moves: u64::from(s.steps),
             optimal: false,
@@ -143,6 +156,15 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
             detail: format!("{} programs run", s.programs_run),
         },
         None => Answer::Limit("no program found within the budget".into()),
+    }
+}
+
+/// A `limit` answer if the level's memory budget stopped it (its own count past
+/// `max_bytes`, or a stop the harness requested for memory).
+fn memory_stop(ctl: &SearchControl) -> Option<Answer> {
+    match ctl.check() {
+        Err(limit @ Limit::Memory(_)) => Some(Answer::Limit(limit.to_string())),
+        _ => None,
     }
 }
 
@@ -172,6 +194,8 @@ enum PushRoute {
     None,
     /// The budget or a user limit stopped the search.
     Unknown(String),
+    /// The memory budget stopped the search.
+    Memory(Limit),
 }
 
 /// A shortest route with pushes, searched by the engine's A* within `max_states` more states,
@@ -191,6 +215,7 @@ fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute 
     match outcome {
         SearchOutcome::Found(path) => PushRoute::Found(space.moves(&path)),
         SearchOutcome::Exhausted => PushRoute::None,
+        SearchOutcome::Stopped(limit @ Limit::Memory(_)) => PushRoute::Memory(limit),
         SearchOutcome::Stopped(limit) => PushRoute::Unknown(format!(
             "no route without pushes, and the search with pushes stopped: {limit}"
         )),

@@ -263,11 +263,16 @@ where
             detail,
         }
     };
-    // Counted into the level's states (and progress) as it runs; its width bounds its memory.
+    // Counted into the level's states (and progress) as it runs; its width bounds its memory,
+    // and the level's memory budget too (a child's limit is never above its parent's).
     let first = beam::beam(space, FIRST_BEAM_WIDTH, &ctl.child(Limits::default()));
     let known = match first.outcome {
         SearchOutcome::Found(path) if first.exact => return solved(&path, true, String::new()),
         SearchOutcome::Exhausted if first.exact => return Answer::Unsolvable,
+        // Not even the narrow beam fits the memory budget: neither would A* nor wider beams.
+        SearchOutcome::Stopped(limit @ Limit::Memory(_)) => {
+            return Answer::Limit(limit.to_string());
+        }
         SearchOutcome::Found(path) => Some(path),
         _ => None,
     };
@@ -312,6 +317,7 @@ where
         let budget = limits
             .timeout
             .map_or(reserve, |t| reserve.min(t.saturating_sub(ctl.elapsed())));
+        // Within the level's memory budget too, when that is smaller (see `child`).
         let anytime_ctl = ctl.child(Limits {
             timeout: Some(budget),
             max_bytes: Some(ANYTIME_MEMORY),
