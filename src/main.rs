@@ -1,5 +1,5 @@
-//! The `frontier` command line: `solve`, `check`, `show`, `compare` and `report` (see
-//! `docs/cli.md`, the contract, and the README).
+//! The `frontier` command line: `solve`, `check`, `show`, `compare`, `report`, `generate` and
+//! `analyze` (see `docs/cli.md`, the contract, and the README).
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
