@@ -866,10 +866,9 @@ fn one_level(
     match (level, tasks.len()) {
         (Some(pattern), _) => {
             let selected = harness::LevelPattern::new(pattern).map_err(usage_error)?;
-            let named = |t: &Box<dyn LevelTask>| {
-                t.name() == pattern || harness::bare_name(t.name()) == pattern
-            };
-            if let Some(i) = tasks.iter().position(named) {
+            let named =
+                |t: &dyn LevelTask| t.name() == pattern || harness::bare_name(t.name()) == pattern;
+            if let Some(i) = tasks.iter().position(|t| named(t.as_ref())) {
                 return Ok(tasks.swap_remove(i));
             }
             let (mut matched, others): (Vec<_>, Vec<_>) =
