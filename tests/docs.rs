@@ -8,8 +8,8 @@
 //! What is checked, per command: `compare` exits 0 or 1 (a regression depends on the timings);
 //! `solve` exits 0, or 1 when some rows ended at a limit and none in an error (the test gives
 //! every level a budget of a few seconds, so that the README's main job stays short:
-//! `--timeout` is added or lowered); every other command exits 0. A `# TEXT` line right after a command, in its block, is what it prints:
-//! its standard output must hold TEXT.
+//! `--timeout` is added or lowered); every other command exits 0. A `# TEXT` line right after
+//! a command, in its block, is what it prints: its standard output must hold TEXT.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
