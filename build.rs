@@ -20,12 +20,19 @@ fn main() {
     }
     let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
         Some(commit) => {
-            if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-                for path in ["HEAD", "packed-refs", "refs/heads"] {
-                    let path = Path::new(&dir).join(path);
-                    if path.exists() {
-                        println!("cargo::rerun-if-changed={}", path.display());
-                    }
+            // This checkout's HEAD, and the one branch it names (not every branch: a commit in
+            // another worktree of the same repository must not rebuild this one).
+            let git_dir = git(&["rev-parse", "--git-dir"]);
+            let common_dir = git(&["rev-parse", "--git-common-dir"]);
+            let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+            let watched = [
+                git_dir.map(|dir| Path::new(&dir).join("HEAD")),
+                common_dir.as_ref().map(|dir| Path::new(dir).join("packed-refs")),
+                common_dir.zip(branch).map(|(dir, b)| Path::new(&dir).join(b)),
+            ];
+            for path in watched.into_iter().flatten() {
+                if path.exists() {
+                    println!("cargo::rerun-if-changed={}", path.display());
                 }
             }
             let dirty = git(&[
