@@ -253,8 +253,8 @@ fn ice_tower_anytime() -> String {
     };
     format!(
         "best={pushes} states={} expanded={}",
-        ctl.states(),
-        ctl.expanded()
+        ctl.progress.states(),
+        ctl.progress.expanded()
     )
 }
 
@@ -277,7 +277,10 @@ fn bender4_program() -> String {
         } => {
             let verdict = Bender4::check(&level, &solution).expect("the program wins");
             assert_eq!((verdict.moves, verdict.score), (moves, score));
-            format!("moves={moves} score={score} states={}", ctl.states())
+            format!(
+                "moves={moves} score={score} states={}",
+                ctl.progress.states()
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -294,8 +297,8 @@ fn bender4_pushes() -> String {
             SearchOutcome::Found(path) => found.push(format!(
                 "{map}: moves={} states={} expanded={}",
                 space.moves(&path).len(),
-                ctl.states(),
-                ctl.expanded()
+                ctl.progress.states(),
+                ctl.progress.expanded()
             )),
             other => panic!("{other:?}"),
         }
@@ -377,7 +380,7 @@ fn engine_bfs() -> String {
         SearchOutcome::Found(path) => found.push(format!(
             "{what}: moves={} states={}",
             path.len() - 1,
-            ctl.states()
+            ctl.progress.states()
         )),
         other => panic!("{other:?}"),
     };

@@ -10,7 +10,7 @@ use frontier::engine::SearchControl;
 use frontier::engine::control::Limits;
 use frontier::games::golf_peaks::space::GolfSpace;
 use frontier::games::golf_peaks::{GolfPeaks, Level};
-use frontier::games::{Answer, Game, Source};
+use frontier::games::{Answer, Game, read_level};
 use frontier::harness::results::Status;
 use frontier::harness::solve_paths;
 
@@ -35,17 +35,7 @@ fn stem(path: &Path) -> String {
 }
 
 fn load(path: &Path) -> Level {
-    let text = std::fs::read_to_string(path).expect("a readable level");
-    let stem = stem(path);
-    let source = Source {
-        path,
-        stem: &stem,
-        text: &text,
-    };
-    GolfPeaks::parse(&source)
-        .remove(0)
-        .level
-        .unwrap_or_else(|e| panic!("{e}"))
+    read_level::<GolfPeaks>(path, &stem(path)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn solve(level: &Level) -> u64 {

@@ -12,22 +12,11 @@ use frontier::games::ice_tower::IceTower;
 use frontier::games::ice_tower::bits::Bits;
 use frontier::games::ice_tower::level::Puzzle;
 use frontier::games::ice_tower::space::IceSpace;
-use frontier::games::{Answer, Game, Source};
+use frontier::games::{Answer, Game, read_level};
 
 fn official_level(name: &str) -> Puzzle {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/official/ice-tower/qits.txt");
-    let text =
-        std::fs::read_to_string(&path).expect("the official Ice Tower set in corpora/official");
-    let source = Source {
-        path: &path,
-        stem: "qits",
-        text: &text,
-    };
-    IceTower::parse(&source)
-        .into_iter()
-        .find(|e| e.name == name)
-        .and_then(|e| e.level.ok())
-        .expect("the level parses")
+    read_level::<IceTower>(&path, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn solves(c: &mut Criterion) {

@@ -11,8 +11,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use frontier::engine::SearchControl;
 use frontier::games::puzzle_quest::board::Board;
 use frontier::games::puzzle_quest::space::Reductions;
-use frontier::games::puzzle_quest::{Level, level, solve_with};
-use frontier::games::{Answer, Source};
+use frontier::games::puzzle_quest::{Level, PuzzleQuest, solve_with};
+use frontier::games::{Answer, read_levels};
 
 /// The boards that take the most search, by monster id.
 const HARDEST: [&str; 5] = ["MMIK", "MARB", "MSWO", "MGWA", "MDOO"];
@@ -20,13 +20,8 @@ const HARDEST: [&str; 5] = ["MMIK", "MARB", "MSWO", "MGWA", "MDOO"];
 fn corpus() -> Vec<Level> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpora/official/puzzle-quest/capture-boards.txt");
-    let text = std::fs::read_to_string(&path).expect("the official capture boards");
-    let source = Source {
-        path: &path,
-        stem: "capture-boards",
-        text: &text,
-    };
-    level::parse(&source)
+    read_levels::<PuzzleQuest>(&path)
+        .expect("the official capture boards")
         .into_iter()
         .map(|e| e.level.expect("corpus boards parse"))
         .collect()
@@ -43,7 +38,7 @@ fn solve(c: &mut Criterion) {
         group.bench_function(format!("{id} {}", level.name), |b| {
             b.iter(|| {
                 let answer = solve_with(level, Reductions::default(), &SearchControl::unlimited());
-                assert!(matches!(answer, Answer::Solved { optimal: true, .. }));
+                assert!(matches!(answer, Answer::Solved { proof, .. } if proof.is_optimal()));
                 black_box(answer)
             })
         });

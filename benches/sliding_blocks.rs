@@ -12,7 +12,7 @@ use frontier::engine::{SearchControl, Space};
 use frontier::games::sliding_blocks::bits::Bits;
 use frontier::games::sliding_blocks::space::SlidingSpace;
 use frontier::games::sliding_blocks::{Level, SlidingBlocks, WithSpace, with_space};
-use frontier::games::{Answer, Game, Source};
+use frontier::games::{Answer, Game, read_level};
 use rayon::ThreadPoolBuilder;
 
 /// Puzzles and their fewest moves: bidirectional search (one goal state) and A* (free blocks).
@@ -26,17 +26,7 @@ const PUZZLES: [(&str, u64); 4] = [
 fn load(name: &str) -> Level {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("corpora/official/sliding-blocks/layton-puzzles.tsv");
-    let text = std::fs::read_to_string(&path).expect("the official Layton set in corpora/official");
-    let source = Source {
-        path: &path,
-        stem: "layton-puzzles",
-        text: &text,
-    };
-    SlidingBlocks::parse(&source)
-        .into_iter()
-        .find(|e| e.name == name)
-        .and_then(|e| e.level.ok())
-        .expect("the puzzle")
+    read_level::<SlidingBlocks>(&path, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn frontier_moves(level: &Level) -> u64 {

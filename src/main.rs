@@ -634,7 +634,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let rows = batch::solve_all(&tasks, &options);
+    let batch::Batch { rows, lost } = batch::solve_all(&tasks, &options);
     // A cluster that broke, or whose processes do not all reach the end together.
     let failure = cluster
         .as_ref()
@@ -658,12 +658,7 @@ fn solve(args: SolveArgs) -> ExitCode {
     if let Some(failure) = &failure {
         eprintln!(
             "frontier: {failure}; the results hold the {} finished before",
-            words::count(
-                rows.iter()
-                    .filter(|r| !r.detail.contains(failure.as_str()))
-                    .count(),
-                "level"
-            )
+            words::count(rows.len() - lost, "level")
         );
     }
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
@@ -1025,7 +1020,7 @@ fn gallery_levels(levels: &[PathBuf], csv: &Path) -> Vec<Box<dyn LevelTask>> {
 /// The solution of the level's `solved` row in a results CSV.
 fn solution_from(csv: &Path, task: &dyn LevelTask) -> Result<String, String> {
     let rows = read_results(csv)?;
-    let game = task.game().as_str();
+    let game = task.game();
     let row = rows
         .iter()
         .find(|r| r.game == game && r.level == task.name())

@@ -4,14 +4,21 @@
 use std::fmt;
 
 /// `n` and the noun, singular for 1: `count(1, "level")` is `1 level`, `count(3, "push")` is
-/// `3 pushes` (nouns ending in s, x, ch or sh take -es).
+/// `3 pushes`.
 pub fn count<N: fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
     if n == N::from(1) {
         format!("1 {noun}")
-    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
-        format!("{n} {noun}es")
     } else {
-        format!("{n} {noun}s")
+        format!("{n} {}", plural(noun))
+    }
+}
+
+/// The noun's plural: nouns ending in s, x, ch or sh take -es, the others -s.
+pub fn plural(noun: &str) -> String {
+    if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
     }
 }
 

@@ -142,7 +142,7 @@ fn the_program_search_wins_with_programs_far_shorter_than_routes() {
             moves,
             score,
             solution,
-            optimal,
+            proof,
             ..
         } = search::solve(&level.board, &ctl, &budget)
         else {
@@ -150,7 +150,7 @@ fn the_program_search_wins_with_programs_far_shorter_than_routes() {
         };
         let verdict = notation::check(&level.board, &solution).unwrap();
         assert_eq!((verdict.moves, verdict.score), (moves, score), "{file}");
-        assert!(!optimal);
+        assert!(!proof.is_optimal());
         let plain = PlainGraph::new(&level.board)
             .unwrap()
             .shortest_from_start()
@@ -175,7 +175,7 @@ fn the_own_corpus_solves_end_to_end() {
         } else {
             Status::Solved
         };
-        assert_eq!(row.status, expected, "{}: {}", row.level, row.detail);
-        assert_eq!(row.game, "bender4");
+        assert_eq!(row.status, expected, "{}: {}", row.level, row.detail());
+        assert_eq!(row.game, frontier::games::GameId::Bender4);
     }
 }

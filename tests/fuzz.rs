@@ -18,12 +18,13 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
+use frontier::engine::control;
 use frontier::games::bender4::Bender4;
 use frontier::games::golf_peaks::GolfPeaks;
 use frontier::games::ice_tower::IceTower;
 use frontier::games::puzzle_quest::PuzzleQuest;
 use frontier::games::sliding_blocks::SlidingBlocks;
-use frontier::games::{Game, LevelEntry, Source};
+use frontier::games::{Game, GameId, LevelEntry, Limit, Source, TooLarge};
 use frontier::harness::results::{Row, Status, parse_csv, to_csv};
 
 /// Runs `property` on values of `strategy`: a few hundred cases with a fixed seed, or, with
@@ -364,40 +365,56 @@ fn notations_round_trip() {
     );
 }
 
-/// A results row with arbitrary names, solutions and details.
+/// A limit as a search or a solver reports it (times to the millisecond and memory to the MiB,
+/// as the CSV writes them).
+fn limit() -> impl Strategy<Value = Limit> {
+    let n = 0..u64::MAX / 2;
+    prop_oneof![
+        n.clone()
+            .prop_map(|n| Limit::Search(control::Limit::States(n))),
+        (0..100_000_000u64)
+            .prop_map(|ms| Limit::Search(control::Limit::Time(Duration::from_millis(ms)))),
+        (0..1u64 << 30).prop_map(|mib| Limit::Search(control::Limit::Memory(mib << 20))),
+        n.prop_map(|n| Limit::Search(control::Limit::Interrupted(n))),
+        Just(Limit::NotStarted),
+        Just(Limit::Budget),
+        Just(Limit::TooLarge(TooLarge::PushStates)),
+    ]
+}
+
+/// A results row with arbitrary names, solutions, limits, bounds and notes.
 fn row() -> impl Strategy<Value = Row> {
     let text = prop_oneof![any::<String>(), "[a-z ,\"\\n\\r🧊↘]{0,20}"];
     (
-        text.clone(),
-        text.clone(),
-        text,
-        0..4usize,
+        (text.clone(), text.clone(), text),
+        (0..4usize, 0..GameId::ALL.len()),
         proptest::option::of(0..1_000_000u64),
         any::<bool>(),
         0..u64::MAX / 2,
         0..1_000_000_000u32,
+        proptest::option::of((limit(), proptest::option::of(0..1_000u64))),
     )
         .prop_map(
-            |(level, solution, detail, status, moves, optimal, states, micros)| Row {
-                game: "golf-peaks".into(),
-                level,
-                status: [
-                    Status::Solved,
-                    Status::Unsolvable,
-                    Status::Limit,
-                    Status::Error,
-                ][status],
-                moves,
-                optimal,
-                score: moves,
-                states,
-                expanded: states / 2,
-                millis: f64::from(micros) / 1000.0,
-                bytes_per_state: f64::from(micros % 100_000) / 10.0,
-                solution,
-                detail,
-                millis_min: None,
-                millis_max: None,
+            |((level, solution, note), (status, game), moves, optimal, states, micros, limit)| {
+                Row {
+                    status: [
+                        Status::Solved,
+                        Status::Unsolvable,
+                        Status::Limit,
+                        Status::Error,
+                    ][status],
+                    moves,
+                    optimal,
+                    score: moves,
+                    states,
+                    expanded: states / 2,
+                    millis: f64::from(micros) / 1000.0,
+                    bytes_per_state: f64::from(micros % 100_000) / 10.0,
+                    solution,
+                    limit: limit.map(|(limit, _)| limit),
+                    lower: limit.and_then(|(_, lower)| lower),
+                    ..Row::error(GameId::ALL[game], &level, note)
+                }
             },
         )
 }

@@ -226,7 +226,7 @@ fn generated_puzzles_are_reproven_by_solve() {
     let rows = solve_paths(&[path], None, Limits::default()).expect("the puzzles load");
     std::fs::remove_dir_all(&dir).unwrap();
     for (row, record) in rows.iter().zip(&records) {
-        assert_eq!(row.status, Status::Solved, "{}", row.detail);
+        assert_eq!(row.status, Status::Solved, "{}", row.detail());
         assert!(row.optimal);
         assert_eq!(row.moves, Some(u64::from(record.moves)), "{}", record.name);
     }
@@ -244,7 +244,7 @@ fn bickfords_bandaged_fifteen_puzzle_takes_131_moves() {
     .unwrap();
     let rows = solve_paths(&[path], None, Limits::default()).expect("the puzzle loads");
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(rows[0].status, Status::Solved, "{}", rows[0].detail);
+    assert_eq!(rows[0].status, Status::Solved, "{}", rows[0].detail());
     assert_eq!(rows[0].moves, Some(131));
 }
 

@@ -13,7 +13,7 @@ use frontier::engine::control::Limits;
 use frontier::engine::explore::count_reachable;
 use frontier::games::golf_peaks::space::GolfSpace;
 use frontier::games::golf_peaks::{GolfPeaks, Level};
-use frontier::games::{Game, Source};
+use frontier::games::{Game, GameId, Source};
 use frontier::harness::results::Status;
 use frontier::harness::solve_paths;
 
@@ -124,9 +124,8 @@ fn the_official_corpus_solves_with_the_fewest_plays() {
     assert_eq!(rows.len(), 121);
     common::assert_expanded_within_states(&rows);
     for row in &rows {
-        assert_eq!(row.game, "golf-peaks");
-        assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail);
-        assert!(row.optimal, "{}", row.level);
+        assert_eq!(row.game, GameId::GolfPeaks);
+        common::assert_solved_optimally(row);
         assert_eq!(row.moves, answers[&row.level].0, "{}", row.level);
     }
 }
@@ -142,7 +141,7 @@ fn the_authored_levels_solve_as_intended() {
         let (fewest, solutions) = &answers[&row.level];
         match fewest {
             Some(moves) => {
-                assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail);
+                common::assert_solved(row);
                 assert_eq!(row.moves, Some(*moves), "{}", row.level);
             }
             None => assert_eq!(row.status, Status::Unsolvable, "{}", row.level),

@@ -10,26 +10,21 @@ use std::path::{Path, PathBuf};
 
 use frontier::engine::bfs::bfs;
 use frontier::engine::control::Limits;
-use frontier::engine::{SearchControl, SearchOutcome, Space};
+use frontier::engine::{self, SearchControl, SearchOutcome, Space};
 use frontier::games::ice_tower::IceTower;
 use frontier::games::ice_tower::bits::Key;
 use frontier::games::ice_tower::level::{Puzzle, parse_rows};
 use frontier::games::ice_tower::notation::Push;
 use frontier::games::ice_tower::sim_space::SimSpace;
 use frontier::games::ice_tower::space::IceSpace;
-use frontier::games::{Answer, Game, Source};
+use frontier::games::{Answer, Game, Limit, Proof, read_levels};
 use frontier::harness::results::Status;
 use frontier::harness::solve_paths;
 
 /// The levels of a file by name.
 fn levels(path: &Path) -> Vec<(String, Puzzle)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let source = Source {
-        path,
-        stem: "levels",
-        text: &text,
-    };
-    IceTower::parse(&source)
+    read_levels::<IceTower>(path)
+        .unwrap_or_else(|e| panic!("{e}"))
         .into_iter()
         .map(|e| (e.name, e.level.expect("the corpus parses")))
         .collect()
@@ -89,13 +84,13 @@ fn assert_optimum(puzzle: &Puzzle, name: &str, optimum: Option<u64>) {
         (
             Answer::Solved {
                 moves,
-                optimal,
+                proof,
                 solution,
                 ..
             },
             Some(best),
         ) => {
-            assert!(optimal, "{name}");
+            assert!(proof.is_optimal(), "{name}");
             assert_eq!(moves, best, "{name}: {solution}");
             assert_eq!(IceTower::check(puzzle, &solution).unwrap().moves, moves);
         }
@@ -141,13 +136,13 @@ fn the_official_corpus_end_to_end_without_h49() {
         let answer = IceTower::solve(&puzzle, &SearchControl::unlimited());
         match answer {
             Answer::Solved {
-                optimal, solution, ..
+                proof, solution, ..
             } => {
-                assert!(optimal, "{name}");
+                assert!(proof.is_optimal(), "{name}");
                 IceTower::check(&puzzle, &solution).unwrap_or_else(|e| panic!("{name}: {e}"));
             }
             Answer::Unsolvable => assert_eq!(name, "qits003"),
-            Answer::Limit(why) => panic!("{name}: {why}"),
+            Answer::Limit { limit, .. } => panic!("{name}: {limit}"),
         }
     }
 }
@@ -253,7 +248,7 @@ fn assert_same_optimum_as_bfs(name: &str, puzzle: &Puzzle) {
     let astar = match IceTower::solve(puzzle, &SearchControl::unlimited()) {
         Answer::Solved { moves, .. } => Some(moves),
         Answer::Unsolvable => None,
-        Answer::Limit(why) => panic!("{name}: {why}"),
+        Answer::Limit { limit, .. } => panic!("{name}: {limit}"),
     };
     assert_eq!(bfs_optimum::<4>(puzzle), astar, "{name}");
 }
@@ -430,16 +425,19 @@ fn a_search_stopped_by_a_limit_still_answers_with_its_bounds() {
     let solved = |answer: Answer| match answer {
         Answer::Solved {
             moves,
-            optimal,
+            proof,
             solution,
-            detail,
             ..
-        } => (moves, optimal, solution, detail),
+        } => (moves, proof, solution),
         other => panic!("{other:?}"),
     };
     let courtyard = level(&common::own("ice-tower/combined.txt"), "courtyard");
-    let (moves, optimal, solution, _) = solved(IceTower::solve(&courtyard, &stopped(200, 60)));
-    assert_eq!((moves, optimal), (12, true), "known-answers.tsv: 12 pushes");
+    let (moves, proof, solution) = solved(IceTower::solve(&courtyard, &stopped(200, 60)));
+    assert_eq!(
+        (moves, proof),
+        (12, Proof::Optimal),
+        "known-answers.tsv: 12 pushes"
+    );
     assert_eq!(IceTower::check(&courtyard, &solution).unwrap().moves, 12);
 
     // qits001 (optimum 10) needs beams far wider than two seconds allow: the answer is a
@@ -447,49 +445,41 @@ fn a_search_stopped_by_a_limit_still_answers_with_its_bounds() {
     // exact, the optimum itself).
     let qits001 = level(&common::official("ice-tower/qits.txt"), "qits001");
     let ctl = stopped(1_000, 2);
-    let (moves, optimal, solution, detail) = solved(IceTower::solve(&qits001, &ctl));
+    let (moves, proof, solution) = solved(IceTower::solve(&qits001, &ctl));
     assert_eq!(IceTower::check(&qits001, &solution).unwrap().moves, moves);
-    if optimal {
-        assert_eq!(moves, 10);
-    } else {
+    match proof {
+        Proof::Optimal => assert_eq!(moves, 10),
         // The A* proved at least the start's bound before the limit (what it proved is its
         // own control's depth, which the row reports).
-        let lower: u64 = detail
-            .rsplit_once("optimum between ")
-            .and_then(|(_, bounds)| bounds.split(' ').next()?.parse().ok())
-            .unwrap_or_else(|| panic!("{detail}"));
-        assert!((1..=10).contains(&lower) && moves >= 10, "{detail}");
-        assert!(
-            detail.ends_with(&format!("optimum between {lower} and {moves} pushes")),
-            "{detail}"
-        );
+        Proof::Bounded { lower, .. } => {
+            assert!((1..=10).contains(&lower) && moves >= 10, "{proof:?}")
+        }
+        Proof::Unproven { .. } => panic!("{proof:?}"),
     }
     // H-49's states pass the limit in the first beam, before A* expands anything: the row
     // still proves the start's bound (9), not 0.
     let h49 = level(&common::official("ice-tower/qits.txt"), "h49");
     let ctl = stopped(1_000, 1);
-    let detail = bounds_of(&h49, &ctl);
-    assert!(
-        detail.contains("fewer than 9 pushes") || detail.contains("between 9 and"),
-        "{detail}"
-    );
+    assert_eq!(bounds_of(&h49, &ctl).1, 9);
 }
 
-/// The detail of an answer that a limit cut short: a solution (replayed by `check`) with the
-/// optimum's bounds, or the lower bound alone.
-fn bounds_of(puzzle: &Puzzle, ctl: &SearchControl) -> String {
+/// The limit and the proven lower bound of an answer that a limit cut short: a solution
+/// (replayed by `check`) with the optimum's bounds, or the lower bound alone.
+fn bounds_of(puzzle: &Puzzle, ctl: &SearchControl) -> (Limit, u64) {
     match IceTower::solve(puzzle, ctl) {
         Answer::Solved {
-            optimal: false,
+            proof: Proof::Bounded { limit, lower },
             solution,
             moves,
-            detail,
             ..
         } => {
             assert_eq!(IceTower::check(puzzle, &solution).unwrap().moves, moves);
-            detail
+            (limit, lower)
         }
-        Answer::Limit(detail) => detail,
+        Answer::Limit {
+            limit,
+            lower: Some(lower),
+        } => (limit, lower),
         other => panic!("{other:?}"),
     }
 }
@@ -504,18 +494,15 @@ fn the_time_budget_covers_the_proof_and_the_beams() {
         timeout: Some(budget),
         ..Limits::default()
     });
-    let detail = bounds_of(&h49, &ctl);
+    let (limit, _) = bounds_of(&h49, &ctl);
     // Searches check the clock after every chunk: a little past the budget, never a second.
-    let spent = ctl.elapsed();
+    let spent = ctl.budget.elapsed();
     assert!(
         spent < budget + std::time::Duration::from_secs(1),
         "{spent:?}"
     );
     // The row names the level's budget, not the earlier stop that left the beams their time.
-    assert!(
-        detail.starts_with("timeout of 3.000 s reached; "),
-        "{detail}"
-    );
+    assert_eq!(limit, Limit::Search(engine::Limit::Time(budget)));
 }
 
 /// H-49's best known solution ([docs/h49.md](../docs/h49.md)).
@@ -567,13 +554,13 @@ fn h49() {
     let answer = IceTower::solve(&puzzle, &SearchControl::unlimited());
     let Answer::Solved {
         moves,
-        optimal,
+        proof,
         solution,
         ..
     } = answer
     else {
         panic!("{answer:?}")
     };
-    assert!(optimal);
+    assert!(proof.is_optimal());
     assert_eq!(IceTower::check(&puzzle, &solution).unwrap().moves, moves);
 }

@@ -103,7 +103,7 @@ fn interrupted_run(dir: &Path, after: Duration, signals: Signals) {
     assert!(rows.len() <= LEVELS, "{moment}: {} rows", rows.len());
     assert!(
         rows.iter()
-            .all(|r| r.game == "ice-tower" && !r.level.is_empty()),
+            .all(|r| r.game == frontier::games::GameId::IceTower && !r.level.is_empty()),
         "{moment}: {text}"
     );
     // One interrupt, or a run that ended before it: every level has its row.

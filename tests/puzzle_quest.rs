@@ -4,14 +4,14 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use frontier::engine::SearchControl;
 use frontier::engine::control::Limits;
 use frontier::games::puzzle_quest::rules::Grid;
 use frontier::games::puzzle_quest::space::Reductions;
-use frontier::games::puzzle_quest::{Level, PuzzleQuest, level, notation, solve_with};
-use frontier::games::{Answer, Game, GameId, Source};
+use frontier::games::puzzle_quest::{Level, PuzzleQuest, notation, solve_with};
+use frontier::games::{Answer, Game, GameId, read_level, read_levels};
 use frontier::harness::discover::discover;
 use frontier::harness::results::{Row, Status};
 use frontier::harness::solve_paths;
@@ -23,13 +23,8 @@ fn corpus(file: &str) -> PathBuf {
 /// The 52 capture boards, by monster id.
 fn boards() -> HashMap<String, Level> {
     let path = corpus("capture-boards.txt");
-    let text = std::fs::read_to_string(&path).expect("the capture boards");
-    let source = Source {
-        path: &path,
-        stem: "capture-boards",
-        text: &text,
-    };
-    level::parse(&source)
+    read_levels::<PuzzleQuest>(&path)
+        .expect("the capture boards")
         .into_iter()
         .map(|entry| {
             let level = entry.level.expect("every corpus board parses");
@@ -95,9 +90,8 @@ fn the_whole_corpus_is_solved_with_the_fewest_swaps() {
         .map(|row| (row.level.as_str(), row.moves.unwrap_or(0)))
         .collect();
     for row in &rows {
-        assert_eq!(row.game, "puzzle-quest");
-        assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail);
-        assert!(row.optimal, "{}", row.level);
+        assert_eq!(row.game, frontier::games::GameId::PuzzleQuest);
+        common::assert_solved_optimally(row);
         let verdict = PuzzleQuest::check(by_name[row.level.as_str()], &row.solution)
             .unwrap_or_else(|why| panic!("{}: {why}", row.level));
         assert_eq!(Some(verdict.moves), row.moves, "{}", row.level);
@@ -276,25 +270,15 @@ fn the_authored_boards_solve_as_documented() {
 
 /// The authored board `name`.
 fn authored(name: &str) -> Level {
-    let path = common::own("puzzle-quest/authored-boards.txt");
-    let text = std::fs::read_to_string(&path).expect("the authored boards");
-    let source = Source {
-        path: Path::new("authored-boards.txt"),
-        stem: "authored-boards",
-        text: &text,
-    };
-    level::parse(&source)
-        .into_iter()
-        .find(|e| e.name == name)
-        .and_then(|e| e.level.ok())
-        .expect("an authored board")
+    read_level::<PuzzleQuest>(&common::own("puzzle-quest/authored-boards.txt"), name)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn swaps(answer: Answer) -> Option<u64> {
     match answer {
         Answer::Solved { moves, .. } => Some(moves),
         Answer::Unsolvable => None,
-        Answer::Limit(why) => panic!("{why}"),
+        Answer::Limit { limit, .. } => panic!("{limit}"),
     }
 }
 
@@ -327,13 +311,13 @@ fn every_reduction_keeps_the_optimum() {
     let mut compared = 0;
     for level in &levels {
         let reference = solve_with(level, Reductions::default(), &SearchControl::new(limits));
-        if let Answer::Limit(_) = reference {
+        if let Answer::Limit { .. } = reference {
             continue;
         }
         let reference = swaps(reference);
         for variant in variants {
             let answer = solve_with(level, variant, &SearchControl::new(limits));
-            if let Answer::Limit(_) = answer {
+            if let Answer::Limit { .. } = answer {
                 continue;
             }
             assert_eq!(swaps(answer), reference, "{} with {variant:?}", level.name);

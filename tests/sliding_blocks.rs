@@ -56,8 +56,7 @@ fn layton_puzzles_are_solved_with_their_known_minimum_moves() {
     let rows = solve(&corpus);
     assert_eq!(rows.len(), 24);
     for row in &rows {
-        assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail);
-        assert!(row.optimal, "{}", row.level);
+        common::assert_solved_optimally(row);
         assert_eq!(check(&corpus, row), row.moves.unwrap(), "{}", row.level);
         if let Some(&min) = known.get(&row.level) {
             assert_eq!(row.moves, Some(min), "{}", row.level);

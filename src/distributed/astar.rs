@@ -127,8 +127,8 @@ where
         full: false,
     };
     // What a limit reached before the first bucket still proves (as in the local engine).
-    ctl.set_depth(u64::from(h0));
-    let mut states = ctl.states();
+    ctl.progress.set_depth(u64::from(h0));
+    let mut states = ctl.progress.states();
     if me == 0 {
         rounds.offer((start, Link::ROOT, h0));
     }
@@ -159,7 +159,7 @@ where
             return Ok(round.exhausted(me, ctl, local));
         }
         if local.keeps_counts(me) {
-            ctl.set_depth(u64::from(f));
+            ctl.progress.set_depth(u64::from(f));
         }
         let queued_goal = reports
             .iter()
@@ -181,7 +181,7 @@ where
         let max_depth = space.max_depth();
         let goals_only = max_depth.is_some_and(|max| g + 1 >= max);
         for chunk in bucket.chunks(CHUNK) {
-            if ctl.is_stopped() {
+            if ctl.stop.is_stopped() {
                 break;
             }
             for &index in chunk {

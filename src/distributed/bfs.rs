@@ -82,7 +82,7 @@ where
         goal: None,
         full: false,
     };
-    let mut states = ctl.states();
+    let mut states = ctl.progress.states();
     let max_depth = space.max_depth().map(u64::from);
     if me == 0 {
         rounds.offer((space.canonical(space.start()), Link::ROOT, 0));
@@ -106,13 +106,13 @@ where
             return Ok(round.exhausted(me, ctl, local));
         }
         if local.keeps_counts(me) {
-            ctl.set_depth(depth);
+            ctl.progress.set_depth(depth);
         }
         let goals_only = max_depth == Some(depth);
         let layer = std::mem::take(&mut owner.next);
         expanded = 0;
         for chunk in layer.chunks(CHUNK) {
-            if ctl.is_stopped() {
+            if ctl.stop.is_stopped() {
                 break;
             }
             for &index in chunk {

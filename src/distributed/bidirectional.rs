@@ -105,7 +105,7 @@ where
     let (start, goal) = (space.canonical(space.start()), space.canonical(goal));
     if start == goal {
         if local.keeps_counts(me) {
-            ctl.add(1, 0);
+            ctl.progress.add(1, 0);
         }
         return Ok(SearchOutcome::Found(vec![start]));
     }
@@ -117,7 +117,7 @@ where
         meeting: None,
         full: false,
     };
-    let mut states = ctl.states();
+    let mut states = ctl.progress.states();
     if me == 0 {
         rounds.offer((start, Link::ROOT, FORWARD));
         rounds.offer((goal, Link::ROOT, BACKWARD));
@@ -155,12 +155,12 @@ where
         }
         depths[side] += 1;
         if local.keeps_counts(me) {
-            ctl.set_depth(depths[0] + depths[1]);
+            ctl.progress.set_depth(depths[0] + depths[1]);
         }
         let layer = std::mem::take(&mut owner.layers[side]);
         expanded = 0;
         for chunk in layer.chunks(CHUNK) {
-            if ctl.is_stopped() {
+            if ctl.stop.is_stopped() {
                 break;
             }
             for &index in chunk {

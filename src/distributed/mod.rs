@@ -136,7 +136,7 @@ where
         rounds.close()?;
         Ok(outcome)
     });
-    outcome.unwrap_or_else(|_| SearchOutcome::Stopped(Limit::Interrupted(ctl.states())))
+    outcome.unwrap_or_else(|_| SearchOutcome::Stopped(Limit::Interrupted(ctl.progress.states())))
 }
 
 /// The hash that picks a state's owner. Fixed, so that every process picks the same; seeded
@@ -163,7 +163,8 @@ impl Local {
     /// Records worker `me`'s bytes (its index in the cluster) and the process's total in `ctl`.
     fn set_bytes(&self, me: usize, bytes: u64, ctl: &SearchControl) {
         self.bytes[me % self.bytes.len()].store(bytes, Ordering::Relaxed);
-        ctl.set_bytes(self.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum());
+        ctl.progress
+            .set_bytes(self.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum());
     }
 
     /// Whether worker `me` is its process's first, which keeps the process's counters.
@@ -255,12 +256,13 @@ impl Round {
         let sum = |f: fn(&Report) -> u64| reports.iter().map(f).sum::<u64>();
         let (stored, expanded) = (sum(|r| r.stored), sum(|r| r.expanded));
         if local.keeps_counts(rounds.index()) {
-            ctl.add(stored, expanded);
-            ctl.add_cut(sum(|r| r.cut));
+            ctl.progress.add(stored, expanded);
+            ctl.progress.add_cut(sum(|r| r.cut));
         }
         *states += stored;
         let states_limit = ctl
-            .limits()
+            .budget
+            .limits
             .max_states
             .filter(|&max| *states >= max)
             .map(Limit::States);
@@ -315,9 +317,9 @@ impl Round {
         local: &Local,
     ) -> SearchOutcome<S> {
         let own_states_budget =
-            matches!(limit, Limit::States(max) if ctl.limits().max_states == Some(max));
+            matches!(limit, Limit::States(max) if ctl.budget.limits.max_states == Some(max));
         if local.keeps_counts(me) && !own_states_budget {
-            ctl.request_stop(limit);
+            ctl.stop.request(limit);
             if matches!(limit, Limit::Interrupted(_)) {
                 control::interrupt();
             }
@@ -335,7 +337,7 @@ impl Round {
     /// The peak memory of the whole cluster, for the level's bytes per state.
     fn finish(&self, me: usize, ctl: &SearchControl, local: &Local) {
         if local.keeps_counts(me) {
-            ctl.raise_peak_bytes(self.peak_bytes);
+            ctl.progress.raise_peak_bytes(self.peak_bytes);
         }
     }
 }

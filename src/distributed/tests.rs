@@ -68,7 +68,7 @@ impl Setup {
                     let (ctl, search) = (&ctl, &search);
                     scope.spawn(move || {
                         let ctl = ctl();
-                        (search(cluster, &ctl), ctl.stats())
+                        (search(cluster, &ctl), ctl.progress.stats())
                     })
                 })
                 .collect();
@@ -120,7 +120,7 @@ fn same_as_local(
 ) {
     let ctl = SearchControl::new(limits);
     let expected = local(space, &ctl);
-    let expected_stats = ctl.stats();
+    let expected_stats = ctl.progress.stats();
     if let SearchOutcome::Found(path) = &expected {
         checked_length(space, path);
     }
@@ -288,11 +288,17 @@ fn one_way_spaces_with_dead_states_and_budgets_match_the_engine() {
         let space = OneWay { max_depth };
         let local_bfs = {
             let ctl = SearchControl::unlimited();
-            (shape(&engine::bfs::bfs(&space, &ctl)), ctl.states())
+            (
+                shape(&engine::bfs::bfs(&space, &ctl)),
+                ctl.progress.states(),
+            )
         };
         let local_astar = {
             let ctl = SearchControl::unlimited();
-            (shape(&engine::astar::astar(&space, &ctl)), ctl.states())
+            (
+                shape(&engine::astar::astar(&space, &ctl)),
+                ctl.progress.states(),
+            )
         };
         for setup in setups() {
             let bfs_runs = setup.run(SearchControl::unlimited, |c, ctl| {
@@ -329,7 +335,7 @@ fn a_limit_hit_by_one_process_stops_every_process_with_it() {
     // is not, yet stops with the same limit.
     let runs = setup.run(SearchControl::unlimited, |cluster, ctl| {
         if cluster.process() == 0 {
-            ctl.request_stop(Limit::Memory(1 << 20));
+            ctl.stop.request(Limit::Memory(1 << 20));
         }
         bfs(cluster, &space, ctl)
     });

@@ -142,11 +142,13 @@ pub fn in_rounds<P: Space>(
     let last = space.max_depth().unwrap_or(u32::MAX);
     let mut first = start_bound;
     if plain_states > 0 {
-        let limits = ctl.limits();
-        let cap = ctl.states().saturating_add(plain_states);
+        let limits = ctl.budget.limits;
+        let cap = ctl.progress.states().saturating_add(plain_states);
         let plain = ctl.child(Limits {
             max_states: Some(limits.max_states.map_or(cap, |own| own.min(cap))),
-            timeout: limits.timeout.map(|t| t.saturating_sub(ctl.elapsed())),
+            timeout: limits
+                .timeout
+                .map(|t| t.saturating_sub(ctl.budget.elapsed())),
             ..limits
         });
         let outcome = round(
@@ -156,21 +158,23 @@ pub fn in_rounds<P: Space>(
             },
             &plain,
         );
-        ctl.set_depth(plain.depth());
+        ctl.progress.set_depth(plain.progress.depth());
         match outcome {
             // Stopped by the cap alone: the rounds go on from the f it reached. Decided from
             // the count of states, which every process of a cluster holds alike; a limit of the
             // level's own that struck meanwhile stops the first round at its first look.
             SearchOutcome::Stopped(Limit::States(_))
-                if limits.max_states.is_none_or(|own| ctl.states() < own) =>
+                if limits
+                    .max_states
+                    .is_none_or(|own| ctl.progress.states() < own) =>
             {
-                first = plain.depth() as u32
+                first = plain.progress.depth() as u32
             }
             done => return done,
         }
     }
     for bound in first..=last {
-        let cut = ctl.cut();
+        let cut = ctl.progress.cut();
         match round(
             &Bounded {
                 space,
@@ -178,11 +182,12 @@ pub fn in_rounds<P: Space>(
             },
             ctl,
         ) {
-            SearchOutcome::Exhausted if ctl.cut() == cut => break,
+            SearchOutcome::Exhausted if ctl.progress.cut() == cut => break,
             // Each round starts its depth again from the start's bound.
-            SearchOutcome::Exhausted => ctl.set_depth(u64::from(bound) + 1),
+            SearchOutcome::Exhausted => ctl.progress.set_depth(u64::from(bound) + 1),
             SearchOutcome::Stopped(limit) => {
-                ctl.set_depth(ctl.depth().max(u64::from(bound)));
+                ctl.progress
+                    .set_depth(ctl.progress.depth().max(u64::from(bound)));
                 return SearchOutcome::Stopped(limit);
             }
             found => return found,
@@ -228,10 +233,10 @@ impl<'a, P: Space> Search<'a, P> {
             return SearchOutcome::Exhausted;
         };
         let root = self.visited.insert_root(start);
-        self.ctl.add(1, 0);
+        self.ctl.progress.add(1, 0);
         // No solution is shorter than the start's bound: what a limit reached before the first
         // bucket still proves.
-        self.ctl.set_depth(u64::from(h0));
+        self.ctl.progress.set_depth(u64::from(h0));
         self.open.entry((h0, 0)).or_default().parts.push(vec![root]);
         while let Some(((f, g), bucket)) = self.open.pop_first() {
             if let Err(limit) = self.ctl.check().and(full(&self.visited)) {
@@ -240,7 +245,7 @@ impl<'a, P: Space> Search<'a, P> {
             if space.max_depth().is_some_and(|max| f > max) {
                 return SearchOutcome::Exhausted;
             }
-            self.ctl.set_depth(u64::from(f));
+            self.ctl.progress.set_depth(u64::from(f));
             // A goal queued earlier with this f: every smaller f is done. (The first in queue
             // order; looked for in parallel in a large bucket, which may hold millions, and on
             // this thread in a small one, for which a round of the pool costs more.)
@@ -358,7 +363,7 @@ impl<'a, P: Space> Search<'a, P> {
         let waiting = self.open_bytes() + (len * size_of::<u32>()) as u64;
         let in_flight = AtomicU64::new(0);
         let expand = |chunk: &[u32]| {
-            if ctl.is_stopped() {
+            if ctl.stop.is_stopped() {
                 return ChunkResult::empty();
             }
             let result = scratch.with(|s| {
@@ -366,8 +371,9 @@ impl<'a, P: Space> Search<'a, P> {
             });
             let queued = result.bytes();
             let in_flight = in_flight.fetch_add(queued, Ordering::Relaxed) + queued;
-            ctl.set_bytes(waiting + visited.bytes() + scratch.bytes() + in_flight);
-            ctl.set_imminent_bytes(visited.imminent_growth());
+            ctl.progress
+                .set_bytes(waiting + visited.bytes() + scratch.bytes() + in_flight);
+            ctl.progress.set_imminent_bytes(visited.imminent_growth());
             let _ = ctl.check_mid_layer();
             result
         };
@@ -399,7 +405,7 @@ impl<'a, P: Space> Search<'a, P> {
                     .extend(chunk.deferred);
             }
         }
-        ctl.set_bytes(self.bytes());
+        ctl.progress.set_bytes(self.bytes());
         goal
     }
 }
@@ -423,7 +429,7 @@ fn expand_chunk<P: Space>(
     let mut result = ChunkResult::empty();
     // Nothing deeper than the arena can store (16-bit depths) is queued.
     if g >= visited.max_depth() {
-        ctl.add_cut(chunk.len() as u64);
+        ctl.progress.add_cut(chunk.len() as u64);
         return result;
     }
     // Successors at the depth bound matter only if they are goals, and none whose f is above
@@ -484,8 +490,9 @@ fn expand_chunk<P: Space>(
     });
     // A state searched only for goals and queued again is counted as expanded once, when its
     // expansion is completed: `expanded` never exceeds `states`.
-    ctl.add(stored, (chunk.len() - result.deferred.len()) as u64);
-    ctl.add_cut(cut);
+    ctl.progress
+        .add(stored, (chunk.len() - result.deferred.len()) as u64);
+    ctl.progress.add_cut(cut);
     result
 }
 

@@ -64,7 +64,7 @@ fn beam_search<P: Space>(
         return SearchOutcome::Exhausted;
     }
     let root = visited.insert_root(start);
-    ctl.add(1, 0);
+    ctl.progress.add(1, 0);
     if space.is_goal(&start) {
         return SearchOutcome::Found(vec![start]);
     }
@@ -82,7 +82,7 @@ fn beam_search<P: Space>(
         let chunk = chunk_size(layer.len());
         // Expansions are counted as they happen, so that progress moves within a wide layer.
         let expand = |chunk: &[u32]| {
-            ctl.add(0, chunk.len() as u64);
+            ctl.progress.add(0, chunk.len() as u64);
             scratch.with(|s| successors_of(space, &visited, chunk, depth, &hasher, s))
         };
         let mut ranked: Vec<Ranked<P::State>> = if layer.len() <= chunk {
@@ -112,9 +112,9 @@ fn beam_search<P: Space>(
         }
         let mut next = Vec::with_capacity(ranked.len());
         visited.insert_batch(&mut batch, |_, index, _, _| next.push(index));
-        ctl.add(next.len() as u64, 0);
-        ctl.set_depth(u64::from(depth));
-        ctl.set_bytes(
+        ctl.progress.add(next.len() as u64, 0);
+        ctl.progress.set_depth(u64::from(depth));
+        ctl.progress.set_bytes(
             visited.bytes()
                 + scratch.bytes()
                 + (ranked.capacity() * size_of::<Ranked<P::State>>()) as u64,
@@ -195,7 +195,7 @@ pub fn anytime<P: Space>(
     let started = Instant::now();
     let mut best = known;
     let mut width = first_width;
-    while started.elapsed() < budget && !ctl.is_stopped() {
+    while started.elapsed() < budget && !ctl.stop.is_stopped() {
         let run = match &best {
             Some(path) if path.len() as u64 - 1 <= lower_bound => break,
             Some(path) => {

@@ -31,7 +31,7 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
     let root = visited.insert_root(start);
-    ctl.add(1, 0);
+    ctl.progress.add(1, 0);
     if space.is_goal(&start) {
         return SearchOutcome::Found(vec![start]);
     }
@@ -47,12 +47,12 @@ pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> 
         if max_depth.is_some_and(|max| depth > max) {
             return SearchOutcome::Exhausted;
         }
-        ctl.set_depth(depth);
+        ctl.progress.set_depth(depth);
         let target = Target::Goal {
             only: max_depth == Some(depth),
         };
         let (next, goal) = expand_layer(space, &visited, &scratch, &layer, ctl, &target);
-        ctl.set_bytes(visited.bytes() + scratch.bytes());
+        ctl.progress.set_bytes(visited.bytes() + scratch.bytes());
         starts.push(next.indices.start);
         if let Some(goal) = goal {
             let depth = |i| layer_depth(&starts, i);
@@ -135,15 +135,15 @@ pub(crate) fn expand_layer<P: Space>(
     let chunk = chunk_size(layer.len()) as u32;
     let stored = AtomicU64::new(0);
     let expand = |chunk: Range<u32>| {
-        if ctl.is_stopped() {
+        if ctl.stop.is_stopped() {
             return None;
         }
         let (new, expanded, target) =
             scratch.with(|s| expand_chunk(space, visited, chunk.clone(), &holes, s, target));
         stored.fetch_add(new, Ordering::Relaxed);
-        ctl.add(new, expanded);
-        ctl.set_bytes(visited.bytes() + scratch.bytes());
-        ctl.set_imminent_bytes(visited.imminent_growth());
+        ctl.progress.add(new, expanded);
+        ctl.progress.set_bytes(visited.bytes() + scratch.bytes());
+        ctl.progress.set_imminent_bytes(visited.imminent_growth());
         // Sets the shared stop flag that the other workers poll.
         let _ = ctl.check_mid_layer();
         target

@@ -65,7 +65,7 @@ pub fn bidirectional<P: Space>(
     let start = space.canonical(space.start());
     let goal = space.canonical(goal);
     if start == goal {
-        ctl.add(1, 0);
+        ctl.progress.add(1, 0);
         return SearchOutcome::Found(vec![start]);
     }
     let mut forward = Side::new(space, start);
@@ -73,7 +73,7 @@ pub fn bidirectional<P: Space>(
     // One set of worker buffers for both sides: a layer's expansion gives back the arena
     // indices its workers reserved, so the next layer may be the other side's.
     let scratch = ScratchPool::new();
-    ctl.add(2, 0);
+    ctl.progress.add(2, 0);
     loop {
         if let Err(limit) = ctl.check() {
             return SearchOutcome::Stopped(limit);
@@ -99,8 +99,9 @@ pub fn bidirectional<P: Space>(
         side.starts.push(next.indices.start);
         side.frontier = next;
         let meeting = meeting.map(|i| side.visited.state(i));
-        ctl.set_depth(forward.depth + backward.depth);
-        ctl.set_bytes(forward.visited.bytes() + backward.visited.bytes() + scratch.bytes());
+        ctl.progress.set_depth(forward.depth + backward.depth);
+        ctl.progress
+            .set_bytes(forward.visited.bytes() + backward.visited.bytes() + scratch.bytes());
         if let Some(meeting) = meeting {
             let mut path = forward.path_to(space, &meeting);
             let mut rest = backward.path_to(space, &meeting);

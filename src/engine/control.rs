@@ -1,8 +1,11 @@
 //! Limits, live progress counters and results shared by every search.
 //!
-//! A [`SearchControl`] is created per level by the harness. Searches report their progress into
-//! its atomics in batches (never per state, to keep cache lines quiet) and learn there whether a
-//! limit has been reached; the harness reads the same atomics to draw progress bars.
+//! A [`SearchControl`] is created per level by the harness, in three parts: its [`Budget`] (the
+//! limits and the clock), its [`Progress`] (counters the searches add to in batches, never per
+//! state, to keep cache lines quiet, and the harness reads for progress bars and the memory
+//! guard) and its [`StopToken`] (stops requested from outside, and the first limit hit).
+//! [`SearchControl::check`] holds them against each other: a search learns there whether a
+//! limit has been reached.
 //!
 //! A control also carries the backend its level's searches run on, when that is not this
 //! process's threads: a [`Backend`], which the engine only carries and never looks into.
@@ -74,30 +77,95 @@ impl fmt::Display for Limit {
     }
 }
 
-/// Limits plus the live counters of one level's search(es).
+impl std::str::FromStr for Limit {
+    type Err = ();
+
+    /// The limit that [`Limit`]'s `Display` wrote (a results file read back; a memory limit
+    /// to the MiB, a timeout to the millisecond).
+    fn from_str(text: &str) -> Result<Self, ()> {
+        let between = |prefix: &str, suffix: &str| {
+            text.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(suffix))
+        };
+        let states = |n: &str| {
+            let n = n
+                .strip_suffix(" states")
+                .or_else(|| n.strip_suffix(" state"))?;
+            n.parse::<u64>().ok()
+        };
+        if let Some(n) = between("max-states limit of ", " reached").and_then(states) {
+            return Ok(Limit::States(n));
+        }
+        if let Some(seconds) = between("timeout of ", " s reached") {
+            let seconds: f64 = seconds.parse().map_err(drop)?;
+            return Duration::try_from_secs_f64(seconds)
+                .map(Limit::Time)
+                .map_err(drop);
+        }
+        if let Some(mib) = between("memory limit of ", " MiB reached") {
+            return mib
+                .parse::<u64>()
+                .map(|m| Limit::Memory(m << 20))
+                .map_err(drop);
+        }
+        between("interrupted after ", "")
+            .and_then(states)
+            .map(Limit::Interrupted)
+            .ok_or(())
+    }
+}
+
+/// One search's control, in three parts that the searches and the harness use apart: what it
+/// may use ([`Budget`]), what the level's searches have done so far ([`Progress`]), and whether
+/// to stop ([`StopToken`]); beside them, the backend its searches run on. [`Self::check`]
+/// holds the three against each other; [`Self::child`] makes the control of a search that
+/// follows this one in the same level.
 #[derive(Debug)]
 pub struct SearchControl {
-    limits: Limits,
+    pub budget: Budget,
+    pub progress: Progress,
+    pub stop: StopToken,
+    /// The backend that runs this level's searches; `None`: this process's threads.
+    backend: Option<Arc<dyn Backend>>,
+}
+
+/// What a search may use: its limits, from the moment its control was made.
+#[derive(Debug)]
+pub struct Budget {
+    pub limits: Limits,
     started: Instant,
-    counters: Arc<Counters>,
+}
+
+impl Budget {
+    fn new(limits: Limits) -> Self {
+        Budget {
+            limits,
+            started: Instant::now(),
+        }
+    }
+
+    /// Wall time since the control was created.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// What a level's searches have done: counters shared by a control and its
+/// [children](SearchControl::child), which searches update in batches (never per state, to
+/// keep cache lines quiet) and the harness reads for progress bars and the memory guard, and
+/// the depth and cut of this control's own search.
+#[derive(Debug)]
+pub struct Progress {
+    level: Arc<LevelCounters>,
     /// This control's own search's depth (a child's is its own): a stopped A* proves its f.
     depth: AtomicU64,
     /// Successors its searches dropped for the space's move budget (see [`Self::add_cut`]).
     cut: AtomicU64,
-    stopped: AtomicBool,
-    /// The limit that stopped the search: requested from outside (the harness's memory
-    /// guard) or the first one `check` found.
-    requested: Mutex<Option<Limit>>,
-    /// The backend that runs this level's searches; `None`: this process's threads.
-    backend: Option<Arc<dyn Backend>>,
-    /// Outside requests made before this control was created are not its own: a search that
-    /// follows a stopped one of the same level starts afresh.
-    requests_before: u64,
 }
 
-/// What a level's searches count, shared by a control and its [children](SearchControl::child).
+/// What a level's searches count together.
 #[derive(Debug, Default)]
-struct Counters {
+struct LevelCounters {
     states: AtomicU64,
     expanded: AtomicU64,
     bytes: AtomicU64,
@@ -106,90 +174,25 @@ struct Counters {
     imminent_bytes: AtomicU64,
     /// The depth the search running now last reported, whichever control it runs under.
     latest_depth: AtomicU64,
-    /// Stops requested from outside ([`SearchControl::request_stop`]): how many so far, and the
-    /// last one's limit. Shared, so that a request made while a child search runs stops it.
-    requests: AtomicU64,
-    last_request: Mutex<Option<Limit>>,
-    /// Child controls created so far, and how many there were at the last request: a child
-    /// created after a request means the search it was meant for has ended.
-    children: AtomicU64,
-    children_at_request: AtomicU64,
 }
 
-impl SearchControl {
-    pub fn new(limits: Limits) -> Self {
-        Self::with_counters(limits, Arc::default())
-    }
-
-    /// A control with limits of its own that counts into this one's states, expansions and
-    /// memory: for a search that follows another of the same level once that one has ended
-    /// and freed its memory (a solution looked for after the optimal search stopped at a
-    /// limit), so that the level's progress, states and peak memory include it while it runs.
-    /// The child's limits are checked against those shared counts (its memory from zero), its
-    /// time from its own creation. It runs on the same backend as this one.
-    ///
-    /// Its memory limit is never above this one's: the level's memory budget holds in every
-    /// search that follows (the smaller of `limits.max_bytes` and this control's).
-    pub fn child(&self, limits: Limits) -> Self {
-        self.counters.bytes.store(0, Ordering::Relaxed);
-        self.counters.imminent_bytes.store(0, Ordering::Relaxed);
-        self.counters.children.fetch_add(1, Ordering::AcqRel);
-        let limits = Limits {
-            max_bytes: match (limits.max_bytes, self.limits.max_bytes) {
-                (Some(own), Some(parent)) => Some(own.min(parent)),
-                (own, parent) => own.or(parent),
-            },
-            ..limits
-        };
-        Self::with_counters(limits, Arc::clone(&self.counters)).on_backend(self.backend.clone())
-    }
-
-    fn with_counters(limits: Limits, counters: Arc<Counters>) -> Self {
-        SearchControl {
-            limits,
-            started: Instant::now(),
-            requests_before: counters.requests.load(Ordering::Relaxed),
-            counters,
+impl Progress {
+    fn of_level(level: Arc<LevelCounters>) -> Self {
+        Progress {
+            level,
             depth: AtomicU64::new(0),
             cut: AtomicU64::new(0),
-            stopped: AtomicBool::new(false),
-            requested: Mutex::new(None),
-            backend: None,
         }
-    }
-
-    /// This control with its searches run by `backend` (`None`: by this process's threads).
-    pub fn on_backend(mut self, backend: Option<Arc<dyn Backend>>) -> Self {
-        self.backend = backend;
-        self
-    }
-
-    /// The backend that runs this level's searches, if it is not this process's threads.
-    pub fn backend(&self) -> Option<&dyn Backend> {
-        self.backend.as_deref()
-    }
-
-    pub fn unlimited() -> Self {
-        Self::new(Limits::default())
-    }
-
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// Wall time since the control was created.
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
     }
 
     /// Distinct states stored so far (all searches of this level together).
     pub fn states(&self) -> u64 {
-        self.counters.states.load(Ordering::Relaxed)
+        self.level.states.load(Ordering::Relaxed)
     }
 
     /// States whose successors were generated so far.
     pub fn expanded(&self) -> u64 {
-        self.counters.expanded.load(Ordering::Relaxed)
+        self.level.expanded.load(Ordering::Relaxed)
     }
 
     /// The deepest layer (or f-bound) this control's search has reached.
@@ -200,24 +203,22 @@ impl SearchControl {
     /// The depth the level's search running now (this control's or a child's) last reported:
     /// what progress shows.
     pub fn latest_depth(&self) -> u64 {
-        self.counters.latest_depth.load(Ordering::Relaxed)
+        self.level.latest_depth.load(Ordering::Relaxed)
     }
 
     /// Peak estimated bytes of search memory.
     pub fn peak_bytes(&self) -> u64 {
-        self.counters.peak_bytes.load(Ordering::Relaxed)
+        self.level.peak_bytes.load(Ordering::Relaxed)
     }
 
     /// Adds a batch of newly stored and expanded states.
     #[inline]
     pub fn add(&self, new_states: u64, new_expanded: u64) {
         if new_states != 0 {
-            self.counters
-                .states
-                .fetch_add(new_states, Ordering::Relaxed);
+            self.level.states.fetch_add(new_states, Ordering::Relaxed);
         }
         if new_expanded != 0 {
-            self.counters
+            self.level
                 .expanded
                 .fetch_add(new_expanded, Ordering::Relaxed);
         }
@@ -239,74 +240,200 @@ impl SearchControl {
 
     /// Records the current memory estimate of the searches in progress.
     pub fn set_bytes(&self, bytes: u64) {
-        self.counters.bytes.store(bytes, Ordering::Relaxed);
-        self.counters.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+        self.level.bytes.store(bytes, Ordering::Relaxed);
+        self.level.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
     }
 
     /// Raises the peak memory to `bytes` without changing the current figure: a distributed
     /// search's allocations on all its machines together, which this process's memory budget
     /// must not be held against.
     pub fn raise_peak_bytes(&self, bytes: u64) {
-        self.counters.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
+        self.level.peak_bytes.fetch_max(bytes, Ordering::Relaxed);
     }
 
     /// Records what the search is about to allocate in one step (hash tables about to double),
-    /// for a memory budget to keep room for. Shared with children, so that the level's memory budget sees a child search's too.
+    /// for a memory budget to keep room for. Shared with children, so that the level's memory
+    /// budget sees a child search's too.
     pub fn set_imminent_bytes(&self, bytes: u64) {
-        self.counters.imminent_bytes.store(bytes, Ordering::Relaxed);
+        self.level.imminent_bytes.store(bytes, Ordering::Relaxed);
     }
 
     /// See [`Self::set_imminent_bytes`].
     pub fn imminent_bytes(&self) -> u64 {
-        self.counters.imminent_bytes.load(Ordering::Relaxed)
+        self.level.imminent_bytes.load(Ordering::Relaxed)
     }
 
     pub fn set_depth(&self, depth: u64) {
         self.depth.store(depth, Ordering::Relaxed);
-        self.counters.latest_depth.store(depth, Ordering::Relaxed);
+        self.level.latest_depth.store(depth, Ordering::Relaxed);
     }
 
     /// Current estimated bytes of search memory.
     pub fn bytes(&self) -> u64 {
-        self.counters.bytes.load(Ordering::Relaxed)
+        self.level.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Statistics of everything reported so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            states: self.states(),
+            expanded: self.expanded(),
+            peak_bytes: self.peak_bytes(),
+        }
+    }
+}
+
+/// Whether a search should stop: the first limit it hit, and stops requested from outside (the
+/// harness's memory guard) for its level, which reach the child search running at that moment
+/// and none started later.
+#[derive(Debug)]
+pub struct StopToken {
+    level: Arc<LevelStops>,
+    stopped: AtomicBool,
+    /// The limit that stopped the search: requested from outside or the first one
+    /// [`SearchControl::check`] found.
+    first: Mutex<Option<Limit>>,
+    /// Outside requests made before this control was created are not its own: a search that
+    /// follows a stopped one of the same level starts afresh.
+    requests_before: u64,
+}
+
+/// The stops requested for a level, shared by a control and its children.
+#[derive(Debug, Default)]
+struct LevelStops {
+    /// Stops requested from outside ([`StopToken::request`]): how many so far, and the last
+    /// one's limit. Shared, so that a request made while a child search runs stops it.
+    requests: AtomicU64,
+    last_request: Mutex<Option<Limit>>,
+    /// Child controls created so far, and how many there were at the last request: a child
+    /// created after a request means the search it was meant for has ended.
+    children: AtomicU64,
+    children_at_request: AtomicU64,
+}
+
+impl StopToken {
+    fn of_level(level: Arc<LevelStops>) -> Self {
+        StopToken {
+            requests_before: level.requests.load(Ordering::Relaxed),
+            level,
+            stopped: AtomicBool::new(false),
+            first: Mutex::new(None),
+        }
     }
 
     /// Asks the search to stop at its next check, reporting `limit`: this control's search, or
-    /// the [child](Self::child) search running for it.
-    pub fn request_stop(&self, limit: Limit) {
-        *self
-            .counters
-            .last_request
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some(limit);
-        self.counters.children_at_request.store(
-            self.counters.children.load(Ordering::Acquire),
+    /// the [child](SearchControl::child) search running for it.
+    pub fn request(&self, limit: Limit) {
+        *lock(&self.level.last_request) = Some(limit);
+        self.level.children_at_request.store(
+            self.level.children.load(Ordering::Acquire),
             Ordering::Relaxed,
         );
-        self.counters.requests.fetch_add(1, Ordering::Release);
+        self.level.requests.fetch_add(1, Ordering::Release);
     }
 
-    /// Whether a stop was [requested](Self::request_stop) for this level and the search it was
+    /// Whether a stop was [requested](Self::request) for this level and the search it was
     /// meant for may still be running: no child control was created since (a search of the
     /// level that follows runs under one). The harness's memory guard stops nothing else while
     /// one is pending, and stops the level's next search again if it is needed.
-    pub fn stop_pending(&self) -> bool {
-        self.counters.requests.load(Ordering::Acquire) > 0
-            && self.counters.children.load(Ordering::Acquire)
-                == self.counters.children_at_request.load(Ordering::Relaxed)
+    pub fn pending(&self) -> bool {
+        self.level.requests.load(Ordering::Acquire) > 0
+            && self.level.children.load(Ordering::Acquire)
+                == self.level.children_at_request.load(Ordering::Relaxed)
     }
 
     /// The last stop requested from outside since this control was created.
     fn outside_request(&self) -> Option<Limit> {
-        (self.counters.requests.load(Ordering::Acquire) > self.requests_before)
-            .then(|| {
-                *self
-                    .counters
-                    .last_request
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-            })
+        (self.level.requests.load(Ordering::Acquire) > self.requests_before)
+            .then(|| *lock(&self.level.last_request))
             .flatten()
+    }
+
+    /// Whether some search of this level already hit a limit (cheap; for inner loops).
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+            || interrupted()
+            || self.level.requests.load(Ordering::Relaxed) > self.requests_before
+    }
+
+    /// Records `limit` unless an earlier one was; returns the first.
+    fn hit(&self, limit: Limit) -> Limit {
+        let first = *lock(&self.first).get_or_insert(limit);
+        self.stopped.store(true, Ordering::Relaxed);
+        first
+    }
+
+    /// The first limit recorded, once one was (the lock is only taken then).
+    fn first(&self) -> Option<Limit> {
+        if self.stopped.load(Ordering::Relaxed) {
+            *lock(&self.first)
+        } else {
+            None
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl SearchControl {
+    pub fn new(limits: Limits) -> Self {
+        Self::of_level(limits, Arc::default(), Arc::default())
+    }
+
+    pub fn unlimited() -> Self {
+        Self::new(Limits::default())
+    }
+
+    /// A control with limits of its own that counts into this one's states, expansions and
+    /// memory: for a search that follows another of the same level once that one has ended
+    /// and freed its memory (a solution looked for after the optimal search stopped at a
+    /// limit), so that the level's progress, states and peak memory include it while it runs.
+    /// The child's limits are checked against those shared counts (its memory from zero), its
+    /// time from its own creation. It runs on the same backend as this one.
+    ///
+    /// Its memory limit is never above this one's: the level's memory budget holds in every
+    /// search that follows (the smaller of `limits.max_bytes` and this control's).
+    pub fn child(&self, limits: Limits) -> Self {
+        let counters = &self.progress.level;
+        counters.bytes.store(0, Ordering::Relaxed);
+        counters.imminent_bytes.store(0, Ordering::Relaxed);
+        self.stop.level.children.fetch_add(1, Ordering::AcqRel);
+        let limits = Limits {
+            max_bytes: match (limits.max_bytes, self.budget.limits.max_bytes) {
+                (Some(own), Some(parent)) => Some(own.min(parent)),
+                (own, parent) => own.or(parent),
+            },
+            ..limits
+        };
+        Self::of_level(
+            limits,
+            Arc::clone(&self.progress.level),
+            Arc::clone(&self.stop.level),
+        )
+        .on_backend(self.backend.clone())
+    }
+
+    fn of_level(limits: Limits, counters: Arc<LevelCounters>, stops: Arc<LevelStops>) -> Self {
+        SearchControl {
+            budget: Budget::new(limits),
+            progress: Progress::of_level(counters),
+            stop: StopToken::of_level(stops),
+            backend: None,
+        }
+    }
+
+    /// This control with its searches run by `backend` (`None`: by this process's threads).
+    pub fn on_backend(mut self, backend: Option<Arc<dyn Backend>>) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// The backend that runs this level's searches, if it is not this process's threads.
+    pub fn backend(&self) -> Option<&dyn Backend> {
+        self.backend.as_deref()
     }
 
     /// Checks every limit; once one is hit, every later call reports it too.
@@ -323,57 +450,32 @@ impl SearchControl {
     }
 
     fn check_limits(&self, states_too: bool) -> Result<(), Limit> {
-        // The lock is only taken once some stop was flagged.
-        let requested = if self.stopped.load(Ordering::Relaxed) {
-            *self.requested.lock().unwrap_or_else(|e| e.into_inner())
-        } else {
-            None
-        };
-        let limit = if requested.is_some() {
-            requested
-        } else if let Some(outside) = self.outside_request() {
-            Some(outside)
-        } else if interrupted() {
-            Some(Limit::Interrupted(self.states()))
-        } else if let Some(max) =
-            (self.limits.max_states).filter(|&m| states_too && self.states() >= m)
-        {
-            Some(Limit::States(max))
-        } else if let Some(t) = self.limits.timeout.filter(|&t| self.started.elapsed() >= t) {
-            Some(Limit::Time(t))
-        } else {
-            self.limits
-                .max_bytes
-                .filter(|&b| self.counters.bytes.load(Ordering::Relaxed) >= b)
-                .map(Limit::Memory)
-        };
+        let limits = &self.budget.limits;
+        let limit = self
+            .stop
+            .first()
+            .or_else(|| self.stop.outside_request())
+            .or_else(|| interrupted().then(|| Limit::Interrupted(self.progress.states())))
+            .or_else(|| {
+                (limits.max_states)
+                    .filter(|&m| states_too && self.progress.states() >= m)
+                    .map(Limit::States)
+            })
+            .or_else(|| {
+                (limits.timeout)
+                    .filter(|&t| self.budget.elapsed() >= t)
+                    .map(Limit::Time)
+            })
+            .or_else(|| {
+                (limits.max_bytes)
+                    .filter(|&b| self.progress.bytes() >= b)
+                    .map(Limit::Memory)
+            });
+        // The first limit hit is the one every later call reports, even when the measure
+        // behind it falls back (memory is freed as a search winds down).
         match limit {
-            Some(l) => {
-                // The first limit hit is the one every later call reports, even when the
-                // measure behind it falls back (memory is freed as a search winds down).
-                let mut hit = self.requested.lock().unwrap_or_else(|e| e.into_inner());
-                let first = *hit.get_or_insert(l);
-                self.stopped.store(true, Ordering::Relaxed);
-                Err(first)
-            }
+            Some(l) => Err(self.stop.hit(l)),
             None => Ok(()),
-        }
-    }
-
-    /// Whether some search of this level already hit a limit (cheap; for inner loops).
-    #[inline]
-    pub fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
-            || interrupted()
-            || self.counters.requests.load(Ordering::Relaxed) > self.requests_before
-    }
-
-    /// Statistics of everything reported so far.
-    pub fn stats(&self) -> SearchStats {
-        SearchStats {
-            states: self.states(),
-            expanded: self.expanded(),
-            peak_bytes: self.peak_bytes(),
         }
     }
 }

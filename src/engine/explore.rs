@@ -143,7 +143,7 @@ pub fn explore_frontier<P: Space>(
     let scratch = ScratchPool::new();
     let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
     let roots = visited.insert_roots(&canonical);
-    ctl.add(roots, 0);
+    ctl.progress.add(roots, 0);
     let mut exploration = Exploration {
         bounds: vec![0, visited.len() as u32],
         visited,
@@ -160,11 +160,11 @@ pub fn explore_frontier<P: Space>(
             states: exploration.layers[last],
             before: last.checked_sub(1).map_or(0, |d| exploration.layers[d]),
         };
-        ctl.set_depth(last as u64 + 1);
+        ctl.progress.set_depth(last as u64 + 1);
         let target = Target::Goal { only: false };
         let visited = &exploration.visited;
         let (next, _) = expand_layer(&exhaustive, visited, &scratch, &layer, ctl, &target);
-        ctl.set_bytes(visited.bytes() + scratch.bytes());
+        ctl.progress.set_bytes(visited.bytes() + scratch.bytes());
         // A layer cut short by a limit is not counted.
         if let Err(limit) = ctl.check().and(full(visited)) {
             return Err(Unfinished {
@@ -303,7 +303,8 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
             // The next layer's indices must not fall inside this one's range.
             scratch.release_reservations(&fresh);
             bounds.push(fresh.len() as u32);
-            ctl.set_bytes(self.visited.bytes() + fresh.bytes() + scratch.bytes());
+            ctl.progress
+                .set_bytes(self.visited.bytes() + fresh.bytes() + scratch.bytes());
         }
         self.visited = fresh;
         self.bounds = bounds;
@@ -378,7 +379,8 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
                 });
             });
         }
-        ctl.raise_peak_bytes(self.visited.bytes() + scratch.bytes() + counts.len() as u64 * 8);
+        ctl.progress
+            .raise_peak_bytes(self.visited.bytes() + scratch.bytes() + counts.len() as u64 * 8);
         Ok(counts.into_iter().map(AtomicU64::into_inner).collect())
     }
 
@@ -487,7 +489,7 @@ pub(crate) fn analyze_holding<P: Space>(
         .layer(exploration.eccentricity())
         .min_by(|a, b| bytemuck::bytes_of(a).cmp(bytemuck::bytes_of(b)))
         .expect("every layer kept has a state");
-    ctl.raise_peak_bytes(exploration.bytes());
+    ctl.progress.raise_peak_bytes(exploration.bytes());
     let unfinished = |limit| Unfinished {
         limit,
         layers: exploration.layers.clone(),

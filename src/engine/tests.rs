@@ -166,10 +166,10 @@ fn counts_do_not_depend_on_the_number_of_threads() {
             astar(&space, &astar_ctl);
         });
         (
-            bfs_ctl.stats().states,
-            bfs_ctl.stats().expanded,
-            astar_ctl.stats().states,
-            astar_ctl.stats().expanded,
+            bfs_ctl.progress.stats().states,
+            bfs_ctl.progress.stats().expanded,
+            astar_ctl.progress.stats().states,
+            astar_ctl.progress.stats().expanded,
         )
     };
     let one = counts(1);
@@ -196,7 +196,7 @@ fn exhausting_the_space_counts_every_reachable_position() {
     }
     let ctl = SearchControl::unlimited();
     assert_eq!(bfs(&unsolvable, &ctl), SearchOutcome::Exhausted);
-    assert_eq!(ctl.states(), 181_440);
+    assert_eq!(ctl.progress.states(), 181_440);
     let ctl = SearchControl::unlimited();
     assert_eq!(
         bidirectional(&unsolvable, unsolvable.goal, &ctl),
@@ -241,7 +241,7 @@ fn a_limit_before_the_first_bucket_still_proves_the_start_bound() {
             search(&space, &ctl),
             SearchOutcome::Stopped(Limit::States(1))
         );
-        assert_eq!(ctl.depth(), u64::from(h0));
+        assert_eq!(ctl.progress.depth(), u64::from(h0));
     }
 }
 
@@ -324,11 +324,11 @@ fn ordered_astar_expands_the_preferred_states_first_and_stops_at_a_goal() {
     assert_eq!(moves(outcome), Some(2));
     // The start (searched at f = 1 for goals only, deferred, then expanded in full at f = 2:
     // counted once, when complete), then the first wave of 1024 states of the last bucket.
-    assert_eq!(preferred.expanded(), 1 + 1024);
+    assert_eq!(preferred.progress.expanded(), 1 + 1024);
     // Plain A* expands the whole bucket.
     let plain = SearchControl::unlimited();
     assert_eq!(moves(astar::astar(&Wide { prefer: true }, &plain)), Some(2));
-    assert_eq!(plain.expanded(), 1 + 5000);
+    assert_eq!(plain.progress.expanded(), 1 + 5000);
 }
 
 #[test]
@@ -348,7 +348,7 @@ fn a_depth_bound_keeps_solutions_within_it_and_excludes_longer_ones() {
     let ctl = SearchControl::unlimited();
     let bounded = Line { max_depth: Some(2) };
     assert_eq!(moves(bfs::bfs(&bounded, &ctl)), None);
-    assert_eq!(ctl.states(), 3);
+    assert_eq!(ctl.progress.states(), 3);
 }
 
 /// The path of a search that found one.
@@ -377,7 +377,7 @@ fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
             ),
             None => astar(&space, &ctl),
         };
-        (outcome, ctl.states())
+        (outcome, ctl.progress.states())
     };
     let (free, all) = run(None);
     assert_eq!(checked_length(&space, &found_path(free)), 31);
@@ -419,21 +419,25 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
     let found = rounds_of_astar(&loose, &rounds, 0);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
     assert!(
-        rounds.peak_bytes() < once.peak_bytes(),
+        rounds.progress.peak_bytes() < once.progress.peak_bytes(),
         "{} against {}",
-        rounds.peak_bytes(),
-        once.peak_bytes()
+        rounds.progress.peak_bytes(),
+        once.progress.peak_bytes()
     );
     // A plain A* first: one that finishes within its states is the single A*, count for
     // count; one that the cap stops hands on to the rounds at the f it reached.
     let plain = SearchControl::unlimited();
     let found = rounds_of_astar(&loose, &plain, 1 << 20);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
-    assert_eq!(plain.states(), once.states());
+    assert_eq!(plain.progress.states(), once.progress.states());
     let capped = SearchControl::unlimited();
     let found = rounds_of_astar(&loose, &capped, 1_000);
     assert_eq!(checked_length(&space, &found_path(found)), 31);
-    assert!(capped.states() > 1_000, "{}", capped.states());
+    assert!(
+        capped.progress.states() > 1_000,
+        "{}",
+        capped.progress.states()
+    );
     // Below the optimum every round ends, and the last proves that no solution has 30 moves
     // or fewer.
     let tight = Bounded {
@@ -442,7 +446,7 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
     };
     let ctl = SearchControl::unlimited();
     let none = rounds_of_astar(&tight, &ctl, 0);
-    assert_eq!((none, ctl.depth()), (SearchOutcome::Exhausted, 31));
+    assert_eq!((none, ctl.progress.depth()), (SearchOutcome::Exhausted, 31));
     // Without a budget, the rounds end when one drops nothing: here the half of the 8-puzzle's
     // positions that cannot reach the goal (two tiles swapped), whole.
     let unsolvable = EightPuzzle::new([2, 1, 3, 4, 5, 6, 7, 8, 0], true);
@@ -451,25 +455,25 @@ fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
     assert_eq!(none, SearchOutcome::Exhausted);
     let once = SearchControl::unlimited();
     assert_eq!(astar(&unsolvable, &once), SearchOutcome::Exhausted);
-    assert_eq!(once.states(), 181_440);
+    assert_eq!(once.progress.states(), 181_440);
     // A limit inside a round keeps what the rounds before it proved.
     let ctl = SearchControl::new(Limits {
-        max_states: Some(ctl.states() - 1),
+        max_states: Some(ctl.progress.states() - 1),
         ..Limits::default()
     });
     let stopped = rounds_of_astar(&tight, &ctl, 0);
     assert!(matches!(stopped, SearchOutcome::Stopped(Limit::States(_))));
-    assert_eq!(ctl.depth(), 30);
+    assert_eq!(ctl.progress.depth(), 30);
 }
 
 #[test]
 fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
     let level = SearchControl::unlimited();
     let first = level.child(Limits::default());
-    assert!(!first.is_stopped());
+    assert!(!first.stop.is_stopped());
     // The harness's memory guard stops the level while `first` runs for it.
-    level.request_stop(Limit::Memory(1));
-    assert!(first.is_stopped());
+    level.stop.request(Limit::Memory(1));
+    assert!(first.stop.is_stopped());
     assert_eq!(first.check(), Err(Limit::Memory(1)));
     // A search started afterwards (the level's anytime search) runs, until asked again.
     let second = level.child(Limits::default());
@@ -478,7 +482,7 @@ fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
         found_path(astar(&EightPuzzle::new(HARDEST, true), &second)).len(),
         32
     );
-    level.request_stop(Limit::Memory(2));
+    level.stop.request(Limit::Memory(2));
     assert_eq!(second.check(), Err(Limit::Memory(2)));
     // A child's own limits are its own: the level is not stopped by them.
     let third = level.child(Limits {
@@ -493,17 +497,17 @@ fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
 fn a_memory_stop_is_pending_until_the_level_moves_on_to_its_next_search() {
     let level = SearchControl::unlimited();
     let first = level.child(Limits::default());
-    assert!(!level.stop_pending());
-    level.request_stop(Limit::Memory(1));
+    assert!(!level.stop.pending());
+    level.stop.request(Limit::Memory(1));
     // While `first` winds down the guard stops nothing else; the level's control itself says
     // stopped for good, which is why the guard does not ask it.
-    assert!(level.stop_pending() && first.stop_pending());
-    assert!(level.is_stopped());
+    assert!(level.stop.pending() && first.stop.pending());
+    assert!(level.stop.is_stopped());
     // The next search of the level: the stop was not meant for it, and it may be stopped.
     let second = level.child(Limits::default());
-    assert!(!level.stop_pending() && !second.stop_pending());
-    level.request_stop(Limit::Memory(1));
-    assert!(second.stop_pending());
+    assert!(!level.stop.pending() && !second.stop.pending());
+    level.stop.request(Limit::Memory(1));
+    assert!(second.stop.pending());
     assert_eq!(second.check(), Err(Limit::Memory(1)));
 }
 
@@ -519,7 +523,8 @@ fn a_child_search_never_has_more_memory_than_its_level() {
                 max_bytes: own,
                 ..Limits::default()
             })
-            .limits()
+            .budget
+            .limits
             .max_bytes
     };
     assert_eq!(at_most(None), Some(1000));
@@ -531,15 +536,16 @@ fn a_child_search_never_has_more_memory_than_its_level() {
                 max_bytes: Some(10),
                 ..Limits::default()
             })
-            .limits()
+            .budget
+            .limits
             .max_bytes,
         Some(10)
     );
     // It stops at the level's budget as soon as it counts that much.
     let child = level.child(Limits::default());
-    child.set_bytes(999);
+    child.progress.set_bytes(999);
     assert_eq!(child.check(), Ok(()));
-    child.set_bytes(1000);
+    child.progress.set_bytes(1000);
     assert_eq!(child.check(), Err(Limit::Memory(1000)));
 }
 
@@ -599,11 +605,15 @@ fn assert_stops_near(limit: u64, search: impl Fn(&SearchControl) -> SearchOutcom
         ..Limits::default()
     });
     assert_eq!(search(&ctl), SearchOutcome::Stopped(Limit::Memory(limit)));
-    assert!(ctl.states() < 1_000_000, "{} states", ctl.states());
     assert!(
-        ctl.peak_bytes() < 2 * limit,
+        ctl.progress.states() < 1_000_000,
+        "{} states",
+        ctl.progress.states()
+    );
+    assert!(
+        ctl.progress.peak_bytes() < 2 * limit,
         "peak {} for a limit of {limit}",
-        ctl.peak_bytes()
+        ctl.progress.peak_bytes()
     );
 }
 
@@ -624,11 +634,11 @@ fn a_limit_once_hit_stays_hit_when_memory_falls_back() {
         ..Limits::default()
     });
     assert_eq!(ctl.check(), Ok(()));
-    ctl.set_bytes(200);
+    ctl.progress.set_bytes(200);
     assert_eq!(ctl.check(), Err(Limit::Memory(100)));
-    ctl.set_bytes(50);
+    ctl.progress.set_bytes(50);
     assert_eq!(ctl.check(), Err(Limit::Memory(100)));
-    assert!(ctl.is_stopped());
+    assert!(ctl.stop.is_stopped());
 }
 
 /// Numbers reached from 1 by one-way moves (+1, ×2, ×3), none above `limit`: no move can be
@@ -791,7 +801,7 @@ fn beams_after_a_known_solution_look_only_for_shorter_ones() {
         let (path, proven) =
             beam::anytime(&space, 20, 0, known, std::time::Duration::MAX, &ctl).expect("a path");
         assert!(proven, "the widths grow until a beam drops nothing");
-        (checked_length(&space, &path), ctl.states())
+        (checked_length(&space, &path), ctl.progress.states())
     };
     let (alone, alone_states) = run(None);
     let (bounded, bounded_states) = run(Some(narrow));
@@ -824,7 +834,7 @@ fn a_beam_follows_one_way_moves_and_its_counts_do_not_depend_on_threads() {
     let run = |threads| {
         let ctl = SearchControl::unlimited();
         let outcome = with_threads(threads, || beam::beam(&space, 50, &ctl));
-        (outcome.outcome, ctl.states())
+        (outcome.outcome, ctl.progress.states())
     };
     let (one, states) = run(1);
     assert_eq!(run(4), (one.clone(), states));
@@ -1001,7 +1011,7 @@ fn reversible_spaces_rebuild_paths_without_parents_beyond_256_moves() {
                     maze.successors(&pair[0], None, &mut next);
                     assert!(next.contains(&pair[1]), "{name}: {pair:?} is not a move");
                 }
-                let stats = ctl.stats();
+                let stats = ctl.progress.stats();
                 results.push((path.len() - 1, stats.states, stats.expanded));
             }
             // Parent links or none, one thread or four: the same shortest length, and (but for
@@ -1155,7 +1165,10 @@ fn analyze_counts_the_optimal_solutions_after_dropping_the_layers_that_hold_them
     let again = SearchControl::unlimited();
     let second_pass = explore::analyze_holding(&Torus, true, 0, &again).unwrap();
     assert_eq!(second_pass, one_pass);
-    assert_eq!((ctl.states(), again.states()), (36, 36 + 36));
+    assert_eq!(
+        (ctl.progress.states(), again.progress.states()),
+        (36, 36 + 36)
+    );
 }
 
 #[test]

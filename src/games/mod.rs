@@ -4,6 +4,7 @@
 //! both the search and `check`), packs states for the engine and reads and writes its notation.
 //! It knows nothing about threads: its search runs through [`crate::engine`].
 
+mod answer;
 pub mod bender4;
 pub mod dir;
 pub mod golf_peaks;
@@ -14,6 +15,8 @@ pub mod sliding_blocks;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
+
+pub use answer::{Answer, Limit, Proof, TooLarge};
 
 use crate::engine::SearchControl;
 use crate::engine::explore::{Analysis, Unfinished};
@@ -45,6 +48,17 @@ impl GameId {
             GameId::PuzzleQuest => "puzzle-quest",
             GameId::IceTower => "ice-tower",
             GameId::Bender4 => "bender4",
+        }
+    }
+
+    /// What the game's answer counts, singular: `moves` and the bounds on them are in these.
+    pub fn move_noun(self) -> &'static str {
+        match self {
+            GameId::GolfPeaks => "card",
+            GameId::SlidingBlocks => "move",
+            GameId::PuzzleQuest => "swap",
+            GameId::IceTower => "push",
+            GameId::Bender4 => "step",
         }
     }
 
@@ -110,32 +124,34 @@ impl fmt::Display for LevelError {
 
 impl std::error::Error for LevelError {}
 
+/// The levels of the file at `path`, each parsed or with why it could not be (tests and
+/// benchmarks read the corpora with it; the harness reads files through `harness::discover`).
+pub fn read_levels<G: Game>(path: &Path) -> Result<Vec<LevelEntry<G::Level>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let stem = path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    Ok(G::parse(&Source {
+        path,
+        stem: &stem,
+        text: &text,
+    }))
+}
+
+/// The level named `name` in the file at `path`, parsed.
+pub fn read_level<G: Game>(path: &Path, name: &str) -> Result<G::Level, String> {
+    read_levels::<G>(path)?
+        .into_iter()
+        .find(|entry| entry.name == name)
+        .ok_or_else(|| format!("{}: no level `{name}`", path.display()))?
+        .level
+        .map_err(|e| e.to_string())
+}
+
 /// One level of a file: its name and the parsed level, or why it could not be read.
 pub struct LevelEntry<L> {
     pub name: String,
     pub level: Result<L, LevelError>,
-}
-
-/// What a game's solver concluded about a level.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    Solved {
-        /// Length in the game's moves.
-        moves: u64,
-        /// Whether the search proved that no shorter solution exists.
-        optimal: bool,
-        /// The game's own score (the program length for bender4, else `moves`).
-        score: u64,
-        /// The solution in the game's notation.
-        solution: String,
-        /// What the row's `detail` says (e.g. the bounds on the optimum when `optimal` is
-        /// false); usually empty.
-        detail: String,
-    },
-    /// The whole reachable space was searched without reaching a goal.
-    Unsolvable,
-    /// A limit ended the search first; the text says which.
-    Limit(String),
 }
 
 /// What `check` found when it replayed a solution.

@@ -5,6 +5,7 @@
 //! `--timeout`); a limit gives a `limit` row. The CSVs are written whole, like `solve`'s
 //! results (temporary file and rename).
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,8 +14,9 @@ use serde::Serialize;
 
 use super::registry::LevelTask;
 use super::results;
-use crate::engine::SearchControl;
 use crate::engine::control::Limits;
+use crate::engine::{Limit, SearchControl};
+use crate::words;
 
 /// One level's row of the analysis CSV.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,7 +42,56 @@ pub struct AnalysisRow {
     pub millis: f64,
     #[serde(serialize_with = "one_decimal")]
     pub bytes_per_state: f64,
-    pub detail: String,
+    #[serde(serialize_with = "as_text")]
+    pub detail: Detail,
+}
+
+/// Why a level is not `analyzed`; written as text only in the CSV.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Detail {
+    None,
+    /// The level could not be read: why (with the game, whose page gives the format).
+    Unreadable {
+        game: String,
+        why: String,
+    },
+    /// The game's answer is not a path in a space of positions (Bender's programs).
+    NoSpace {
+        game: String,
+    },
+    /// A limit stopped the exploration after `layers` complete layers holding `states`.
+    Stopped {
+        limit: Limit,
+        layers: usize,
+        states: u64,
+    },
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Detail::None => Ok(()),
+            Detail::Unreadable { game, why } => write!(f, "{why} (the format: docs/{game}.md)"),
+            Detail::NoSpace { game } => write!(
+                f,
+                "{game} has no space of positions to explore (its answer is a program)"
+            ),
+            Detail::Stopped {
+                limit,
+                layers,
+                states,
+            } => write!(
+                f,
+                "{limit} after {} ({})",
+                words::count(*layers, "complete layer"),
+                words::count(*states, "state")
+            ),
+        }
+    }
+}
+
+fn as_text<S: serde::Serializer>(detail: &Detail, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(detail)
 }
 
 /// One record of the layers CSV: how many states lie `distance` moves from the start.
@@ -79,7 +130,7 @@ fn analyze_under(task: &dyn LevelTask, ctl: &SearchControl) -> LevelAnalysis {
     let started = Instant::now();
     let analyzed = task.analyze(ctl);
     let millis = started.elapsed().as_secs_f64() * 1e3;
-    let stats = ctl.stats();
+    let stats = ctl.progress.stats();
     let mut row = AnalysisRow {
         game: task.game().to_string(),
         level: task.name().to_string(),
@@ -95,26 +146,25 @@ fn analyze_under(task: &dyn LevelTask, ctl: &SearchControl) -> LevelAnalysis {
         } else {
             stats.peak_bytes as f64 / stats.states as f64
         },
-        detail: String::new(),
+        detail: Detail::None,
     };
     let (mut layers, mut farthest) = (Vec::new(), None);
     match analyzed {
-        Err(why) => row.detail = format!("{why} (the format: docs/{}.md)", row.game),
+        Err(why) => {
+            let game = row.game.clone();
+            row.detail = Detail::Unreadable { game, why }
+        }
         Ok(None) => {
-            row.detail = format!(
-                "{} has no space of positions to explore (its answer is a program)",
-                row.game
-            )
+            let game = row.game.clone();
+            row.detail = Detail::NoSpace { game }
         }
         Ok(Some(Err(unfinished))) => {
             row.status = "limit";
-            let complete = unfinished.layers.len();
-            row.detail = format!(
-                "{} after {} ({})",
-                unfinished.limit,
-                crate::words::count(complete, "complete layer"),
-                crate::words::count(unfinished.layers.iter().sum::<u64>(), "state")
-            );
+            row.detail = Detail::Stopped {
+                limit: unfinished.limit,
+                layers: unfinished.layers.len(),
+                states: unfinished.layers.iter().sum(),
+            };
             layers = unfinished.layers;
         }
         Ok(Some(Ok(analysis))) => {

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::results::{self, Row, Status};
-use super::runs::PairedTimes;
+use super::runs::{LevelKey, PairedTimes};
 use crate::words;
 
 /// Thresholds of a comparison.
@@ -308,9 +308,9 @@ pub fn compare(
     paired: &PairedTimes,
     tolerance: Tolerance,
 ) -> Comparison {
-    let key = |r: &Row| (r.game.clone(), r.level.clone());
-    let new_by_key: HashMap<(String, String), &Row> = new.iter().map(|r| (key(r), r)).collect();
-    let base_keys: std::collections::HashSet<(String, String)> = base.iter().map(key).collect();
+    let key = |r: &Row| (r.game, r.level.clone());
+    let new_by_key: HashMap<LevelKey, &Row> = new.iter().map(|r| (key(r), r)).collect();
+    let base_keys: std::collections::HashSet<LevelKey> = base.iter().map(key).collect();
     let mut c = Comparison::default();
     let subject = |r: &Row| format!("{} {}", r.game, r.level);
     // The small levels' slowest baseline runs and fastest new runs, summed: their ranges; and
@@ -422,7 +422,11 @@ pub fn compare(
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::engine::control;
+    use crate::games::{GameId, Limit};
 
     /// No rounds paired.
     fn none() -> PairedTimes {
@@ -431,8 +435,6 @@ mod tests {
 
     fn row(level: &str, moves: u64, states: u64, millis: f64) -> Row {
         Row {
-            game: "sliding-blocks".into(),
-            level: level.into(),
             status: Status::Solved,
             moves: Some(moves),
             optimal: true,
@@ -441,10 +443,7 @@ mod tests {
             expanded: states / 2,
             millis,
             bytes_per_state: 30.0,
-            solution: String::new(),
-            detail: String::new(),
-            millis_min: None,
-            millis_max: None,
+            ..Row::error(GameId::SlidingBlocks, level, String::new())
         }
     }
 
@@ -591,7 +590,7 @@ mod tests {
         rows.iter()
             .map(|r| {
                 let rounds = (0..3).map(|i| (i.to_string(), times(&r.level, i)));
-                ((r.game.clone(), r.level.clone()), rounds.collect())
+                ((r.game, r.level.clone()), rounds.collect())
             })
             .collect()
     }
@@ -737,7 +736,8 @@ mod tests {
     fn solutions_found_after_a_limit_both_times_compare_by_status_only() {
         let mut base = baseline();
         base[0].optimal = false;
-        base[0].detail = "timeout of 1.000 s reached; optimum between 10 and 30 pushes".into();
+        base[0].limit = Some(Limit::Search(control::Limit::Time(Duration::from_secs(1))));
+        base[0].lower = Some(10);
         let mut new = base.clone();
         new[0].moves = new[0].moves.map(|m| m + 3);
         new[0].score = new[0].score.map(|m| m + 3);

@@ -6,6 +6,7 @@
 
 use super::registry::LevelTask;
 use super::results::{Row, Status};
+use crate::games::GameId;
 use crate::show::svg;
 
 /// The largest animation embedded in the page.
@@ -19,7 +20,7 @@ const CELL: f64 = 20.0;
 pub struct Animation {
     /// The results file it comes from, as the report names it.
     pub file: String,
-    pub game: String,
+    pub game: GameId,
     pub level: String,
     pub moves: Option<u64>,
     /// The SVG, or `None` when it is left out (then `note` says why).
@@ -46,13 +47,13 @@ pub fn animations(
     for row in rows.iter().filter(|r| r.status == Status::Solved) {
         let Some(task) = tasks
             .iter()
-            .find(|t| t.game().as_str() == row.game && t.name() == row.level)
+            .find(|t| t.game() == row.game && t.name() == row.level)
         else {
             continue;
         };
         let mut animation = Animation {
             file: file.to_string(),
-            game: row.game.clone(),
+            game: row.game,
             level: row.level.clone(),
             moves: row.moves,
             svg: None,

@@ -2,7 +2,8 @@
 //!
 //! - [`discover`]: finding level files under paths and deciding their game.
 //! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
-//! - [`batch`]: solving levels in parallel with progress bars, a memory guard and checkpoints.
+//! - [`batch`]: solving levels in parallel, and [`monitor`]: its progress bars, memory guard
+//!   and checkpoints, driven by one tick.
 //! - [`results`]: the results CSV, written atomically, and read back.
 //! - [`runs`]: a results file, or a folder of runs of the same levels read as one.
 //! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
@@ -19,6 +20,7 @@ pub mod discover;
 pub mod gallery;
 pub mod generate;
 pub mod interrupt;
+mod monitor;
 pub mod provenance;
 pub mod registry;
 pub mod report;
@@ -149,7 +151,7 @@ impl LevelTask for Unreadable {
     }
 
     fn solve(&self, _ctl: &SearchControl) -> Row {
-        Row::error(self.game.as_str(), &self.name, self.detail.clone())
+        Row::error(self.game, &self.name, self.detail.clone())
     }
 
     fn analyze(&self, _ctl: &SearchControl) -> Result<Option<Analyzed>, String> {
@@ -231,8 +233,8 @@ pub(crate) fn guard_memory<R>(
             {
                 if resident_bytes().is_some_and(|held| held > budget) {
                     let running = running.lock().unwrap_or_else(|e| e.into_inner());
-                    for ctl in running.iter().filter(|c| !c.stop_pending()) {
-                        ctl.request_stop(crate::engine::Limit::Memory(budget));
+                    for ctl in running.iter().filter(|c| !c.stop.pending()) {
+                        ctl.stop.request(crate::engine::Limit::Memory(budget));
                     }
                 }
             }
@@ -257,7 +259,7 @@ pub fn solve_paths(
         quiet: true,
         ..batch::BatchOptions::default()
     };
-    Ok(batch::solve_all(&tasks, &options))
+    Ok(batch::solve_all(&tasks, &options).rows)
 }
 
 #[cfg(test)]

@@ -94,19 +94,19 @@ impl<G: Game> LevelTask for Task<G> {
     }
 
     fn solve(&self, ctl: &SearchControl) -> Row {
-        let game = G::ID.as_str();
+        let game = G::ID;
         let level = match &self.level {
             Ok(level) => level,
             Err(e) => {
                 // The row says what was wrong; the game's page says what is expected.
-                let detail = format!("{e} (the format: docs/{game}.md)");
-                return Row::error(game, &self.name, detail);
+                let message = format!("{e} (the format: docs/{game}.md)");
+                return Row::error(game, &self.name, message);
             }
         };
         let started = Instant::now();
         let answer = G::solve(level, ctl);
         let millis = started.elapsed().as_secs_f64() * 1e3;
-        let stats = ctl.stats();
+        let stats = ctl.progress.stats();
         let mut row = Row {
             millis,
             states: stats.states,
@@ -121,27 +121,29 @@ impl<G: Game> LevelTask for Task<G> {
         match answer {
             Answer::Solved {
                 moves,
-                optimal,
                 score,
                 solution,
-                detail,
+                proof,
+                note,
             } => match G::check(level, &solution) {
                 Ok(v) if v.moves == moves && v.score == score => {
                     row.status = Status::Solved;
-                    row.detail = detail;
                     row.moves = Some(moves);
-                    row.optimal = optimal;
+                    row.optimal = proof.is_optimal();
                     row.score = Some(score);
                     row.solution = solution;
+                    row.limit = proof.limit();
+                    row.lower = proof.lower();
+                    row.note = note;
                 }
                 Ok(v) => {
-                    row.detail = format!(
+                    row.note = format!(
                         "internal error: the search reported {moves} moves (score {score}) but check replayed {} (score {}): {solution}",
                         v.moves, v.score
                     )
                 }
                 Err(why) => {
-                    row.detail = format!(
+                    row.note = format!(
                         "internal error: check rejected the search's solution ({why}): {solution}"
                     )
                 }
@@ -150,9 +152,10 @@ impl<G: Game> LevelTask for Task<G> {
                 row.status = Status::Unsolvable;
                 row.optimal = true;
             }
-            Answer::Limit(why) => {
+            Answer::Limit { limit, lower } => {
                 row.status = Status::Limit;
-                row.detail = why;
+                row.limit = Some(limit);
+                row.lower = lower;
             }
         }
         row

@@ -13,6 +13,7 @@ use super::compare::{self, Tolerance};
 use super::gallery::{self, Animation};
 use super::results::{Row, Status};
 use super::runs::PairedTimes;
+use crate::games::GameId;
 
 /// One results file and the name to show for it.
 pub struct Named<'a> {
@@ -132,7 +133,7 @@ fn summary(out: &mut String, files: &[Compared]) {
                 out,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td>{verdict}</tr>",
                 escape(file.name),
-                escape(game),
+                game,
                 rows.len(),
                 count(|r| r.status == Status::Solved),
                 count(|r| r.status == Status::Solved && r.optimal),
@@ -149,12 +150,12 @@ fn summary(out: &mut String, files: &[Compared]) {
 }
 
 /// The games of a file, in order of first appearance, with their rows.
-fn by_game(rows: &[Row]) -> Vec<(&str, Vec<&Row>)> {
-    let mut games: Vec<(&str, Vec<&Row>)> = Vec::new();
+fn by_game(rows: &[Row]) -> Vec<(GameId, Vec<&Row>)> {
+    let mut games: Vec<(GameId, Vec<&Row>)> = Vec::new();
     for row in rows {
         match games.iter_mut().find(|(g, _)| *g == row.game) {
             Some((_, list)) => list.push(row),
-            None => games.push((&row.game, vec![row])),
+            None => games.push((row.game, vec![row])),
         }
     }
     games
@@ -171,7 +172,7 @@ fn overview(out: &mut String, file: &Named) {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
-            escape(game),
+            game,
             rows.len(),
             count(Status::Solved),
             count(Status::Unsolvable),
@@ -187,7 +188,7 @@ fn overview(out: &mut String, file: &Named) {
         let _ = writeln!(
             out,
             "<h3>{} ({})</h3>",
-            escape(game),
+            game,
             crate::words::count(rows.len(), "level")
         );
         let bars = |value: fn(&Row) -> f64| Bars {
@@ -232,14 +233,14 @@ fn gallery_section(out: &mut String, animations: &[Animation]) {
         gallery::MAX_ANIMATION_BYTES >> 10,
         gallery::MAX_GALLERY_BYTES >> 20,
     );
-    let mut groups: Vec<(&str, &str, Vec<&Animation>)> = Vec::new();
+    let mut groups: Vec<(&str, GameId, Vec<&Animation>)> = Vec::new();
     for a in animations {
         match groups
             .iter_mut()
             .find(|(file, game, _)| *file == a.file && *game == a.game)
         {
             Some((_, _, list)) => list.push(a),
-            None => groups.push((&a.file, &a.game, vec![a])),
+            None => groups.push((&a.file, a.game, vec![a])),
         }
     }
     for (file, game, list) in groups {
@@ -247,7 +248,7 @@ fn gallery_section(out: &mut String, animations: &[Animation]) {
             out,
             "<h3>{} — {} ({} solved)</h3>\n<div class=\"gallery\">",
             escape(file),
-            escape(game),
+            game,
             list.len()
         );
         for a in list.iter().filter(|a| a.svg.is_some()) {
@@ -300,7 +301,7 @@ fn comparison(out: &mut String, baseline: &Baseline, after: &Named) {
         if points.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "<h3>{} before/after</h3>", escape(game));
+        let _ = writeln!(out, "<h3>{game} before/after</h3>");
         out.push_str(&scatter(
             "wall time per level (ms): before → after",
             &points,
@@ -562,8 +563,6 @@ mod tests {
 
     fn row(game: &str, level: &str, states: u64, millis: f64) -> Row {
         Row {
-            game: game.into(),
-            level: level.into(),
             status: Status::Solved,
             moves: Some(3),
             optimal: true,
@@ -573,9 +572,7 @@ mod tests {
             millis,
             bytes_per_state: 20.0,
             solution: "a:R".into(),
-            detail: String::new(),
-            millis_min: None,
-            millis_max: None,
+            ..Row::error(game.parse().unwrap(), level, String::new())
         }
     }
 
@@ -646,7 +643,7 @@ mod tests {
         let rows = vec![row("golf-peaks", "1-1", 100, 0.5)];
         let animation = |level: &str, svg: Option<&str>| Animation {
             file: "a.csv".into(),
-            game: "golf-peaks".into(),
+            game: GameId::GolfPeaks,
             level: level.into(),
             moves: Some(3),
             svg: svg.map(String::from),

@@ -10,6 +10,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::games::{GameId, Limit};
+use crate::words;
+
 /// The columns, in order: the spec's twelve, then the fastest and slowest of a level's runs
 /// (`solve --repeat`; `millis` is then their median).
 pub const HEADER: [&str; 14] = [
@@ -79,32 +82,129 @@ impl FromStr for Status {
     }
 }
 
-/// One level's result: a record of the CSV, its fields in the order of [`HEADER`].
+/// One level's result, typed: a record of the CSV once [`Record`] has written its limit, bound
+/// and note as the `detail` text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Record", try_from = "Record")]
 pub struct Row {
-    pub game: String,
+    pub game: GameId,
     pub level: String,
     pub status: Status,
     pub moves: Option<u64>,
-    #[serde(with = "yes_no")]
     pub optimal: bool,
     pub score: Option<u64>,
     pub states: u64,
     pub expanded: u64,
-    #[serde(serialize_with = "three_decimals")]
     pub millis: f64,
-    #[serde(serialize_with = "one_decimal")]
     pub bytes_per_state: f64,
     pub solution: String,
-    /// Why, for `error` and `limit` rows; for a `solved` row that is not optimal, which limit
-    /// stopped the optimal search and the bounds it proved (empty when no limit was hit).
-    pub detail: String,
+    /// What stopped the level's search: a `limit` row's cause, or, for a `solved` row that is
+    /// not optimal, the limit that stopped its proof or its search (`None`: nothing did).
+    pub limit: Option<Limit>,
+    /// The bound a stopped proof showed: no solution has fewer moves.
+    pub lower: Option<u64>,
+    /// Text for people: an `error` row's message, a solver's note. Nothing decides on it.
+    pub note: String,
     /// The fastest and slowest of the level's runs when it was solved more than once (absent in
     /// files written before `--repeat`: read as `millis`).
-    #[serde(default, serialize_with = "three_decimals_or_empty")]
     pub millis_min: Option<f64>,
-    #[serde(default, serialize_with = "three_decimals_or_empty")]
     pub millis_max: Option<f64>,
+}
+
+/// A row as the CSV holds it, its fields in the order of [`HEADER`]: [`Row`]'s limit, bound
+/// and note in one `detail` text.
+#[derive(Serialize, Deserialize)]
+struct Record {
+    game: String,
+    level: String,
+    status: Status,
+    moves: Option<u64>,
+    #[serde(with = "yes_no")]
+    optimal: bool,
+    score: Option<u64>,
+    states: u64,
+    expanded: u64,
+    #[serde(serialize_with = "three_decimals")]
+    millis: f64,
+    #[serde(serialize_with = "one_decimal")]
+    bytes_per_state: f64,
+    solution: String,
+    detail: String,
+    #[serde(default, serialize_with = "three_decimals_or_empty")]
+    millis_min: Option<f64>,
+    #[serde(default, serialize_with = "three_decimals_or_empty")]
+    millis_max: Option<f64>,
+}
+
+/// The bound after a `limit` row's limit, and after a stopped proof's solved row's.
+const NO_SOLUTION_BELOW: &str = "no solution has fewer than ";
+const OPTIMUM_BETWEEN: &str = "optimum between ";
+
+impl From<Row> for Record {
+    fn from(row: Row) -> Record {
+        let detail = row.detail();
+        Record {
+            game: row.game.as_str().to_string(),
+            level: row.level,
+            status: row.status,
+            moves: row.moves,
+            optimal: row.optimal,
+            score: row.score,
+            states: row.states,
+            expanded: row.expanded,
+            millis: row.millis,
+            bytes_per_state: row.bytes_per_state,
+            solution: row.solution,
+            detail,
+            millis_min: row.millis_min,
+            millis_max: row.millis_max,
+        }
+    }
+}
+
+impl TryFrom<Record> for Row {
+    type Error = String;
+
+    fn try_from(record: Record) -> Result<Row, String> {
+        let (limit, lower, note) = read_detail(&record.detail);
+        Ok(Row {
+            game: record.game.parse()?,
+            level: record.level,
+            status: record.status,
+            moves: record.moves,
+            optimal: record.optimal,
+            score: record.score,
+            states: record.states,
+            expanded: record.expanded,
+            millis: record.millis,
+            bytes_per_state: record.bytes_per_state,
+            solution: record.solution,
+            limit,
+            lower,
+            note,
+            millis_min: record.millis_min,
+            millis_max: record.millis_max,
+        })
+    }
+}
+
+/// A `detail` text's limit, bound and note, as [`Record`] wrote them; text that names no
+/// limit is all note (an error's message, or a file of another version).
+fn read_detail(detail: &str) -> (Option<Limit>, Option<u64>, String) {
+    let (first, rest) = detail.split_once("; ").unwrap_or((detail, ""));
+    let Ok(limit) = first.parse::<Limit>() else {
+        return (None, None, detail.to_string());
+    };
+    let (bound, note) = rest.split_once("; ").unwrap_or((rest, ""));
+    let number = |text: &str| text.split(' ').next().and_then(|n| n.parse::<u64>().ok());
+    let lower = bound
+        .strip_prefix(NO_SOLUTION_BELOW)
+        .or_else(|| bound.strip_prefix(OPTIMUM_BETWEEN))
+        .and_then(number);
+    match lower {
+        Some(lower) => (Some(limit), Some(lower), note.to_string()),
+        None => (Some(limit), None, rest.to_string()),
+    }
 }
 
 /// The median of run times (of a level solved several times); sorts them.
@@ -123,8 +223,31 @@ impl Row {
     /// the optimal search stopped (not optimal, with the limit in `detail`). Its states and
     /// time measure the limit, not the solver.
     pub fn hit_limit(&self) -> bool {
-        self.status == Status::Limit
-            || (self.status == Status::Solved && !self.optimal && !self.detail.is_empty())
+        self.status == Status::Limit || (self.status == Status::Solved && self.limit.is_some())
+    }
+
+    /// The `detail` column: the limit, the bound it left, then the note.
+    pub fn detail(&self) -> String {
+        let noun = self.game.move_noun();
+        let mut parts = Vec::new();
+        if let Some(limit) = self.limit {
+            parts.push(limit.to_string());
+        }
+        match (self.lower, self.status) {
+            (Some(lower), Status::Solved) => parts.push(format!(
+                "{OPTIMUM_BETWEEN}{lower} and {} {}",
+                self.moves.unwrap_or(lower),
+                words::plural(noun)
+            )),
+            (Some(lower), _) => {
+                parts.push(format!("{NO_SOLUTION_BELOW}{}", words::count(lower, noun)))
+            }
+            (None, _) => {}
+        }
+        if !self.note.is_empty() {
+            parts.push(self.note.clone());
+        }
+        parts.join("; ")
     }
 
     /// The range of the level's run times: one run's time, or the fastest and slowest of
@@ -136,10 +259,10 @@ impl Row {
         )
     }
 
-    /// A row for a level that ended before any search (an `error` row).
-    pub fn error(game: &str, level: &str, detail: String) -> Row {
+    /// A row for a level that ended before any search (an `error` row): why, for people.
+    pub fn error(game: GameId, level: &str, message: String) -> Row {
         Row {
-            game: game.to_string(),
+            game,
             level: level.to_string(),
             status: Status::Error,
             moves: None,
@@ -150,17 +273,20 @@ impl Row {
             millis: 0.0,
             bytes_per_state: 0.0,
             solution: String::new(),
-            detail,
+            limit: None,
+            lower: None,
+            note: message,
             millis_min: None,
             millis_max: None,
         }
     }
 
     /// A row for a level that a limit ended before any search (e.g. an interrupted run).
-    pub fn limit(game: &str, level: &str, detail: String) -> Row {
+    pub fn limit(game: GameId, level: &str, limit: Limit) -> Row {
         Row {
             status: Status::Limit,
-            ..Row::error(game, level, detail)
+            limit: Some(limit),
+            ..Row::error(game, level, String::new())
         }
     }
 }
@@ -338,12 +464,13 @@ fn what_went_wrong(e: &csv::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::engine::control;
 
     fn row(level: &str, solution: &str) -> Row {
         Row {
-            game: "golf-peaks".into(),
-            level: level.into(),
             status: Status::Solved,
             moves: Some(2),
             optimal: true,
@@ -353,10 +480,53 @@ mod tests {
             millis: 1.25,
             bytes_per_state: 17.5,
             solution: solution.into(),
-            detail: String::new(),
-            millis_min: None,
-            millis_max: None,
+            ..Row::error(GameId::GolfPeaks, level, String::new())
         }
+    }
+
+    #[test]
+    fn limits_bounds_and_notes_round_trip_through_the_detail() {
+        let timeout = Limit::Search(control::Limit::Time(Duration::from_secs(30)));
+        let bounded = Row {
+            game: GameId::IceTower,
+            moves: Some(23),
+            optimal: false,
+            limit: Some(timeout),
+            lower: Some(17),
+            ..row("H-49", "1,2,R")
+        };
+        let stopped = Row {
+            status: Status::Limit,
+            moves: None,
+            optimal: false,
+            score: None,
+            solution: String::new(),
+            lower: Some(1),
+            ..bounded.clone()
+        };
+        let noted = Row {
+            game: GameId::Bender4,
+            optimal: false,
+            limit: Some(timeout),
+            note: "120 programs run".into(),
+            ..row("map", "LR")
+        };
+        let error = Row::error(GameId::Bender4, "bad", "bad.txt:3: expected `#`".into());
+        let not_started = Row::limit(GameId::GolfPeaks, "late", Limit::NotStarted);
+        let rows = [bounded, stopped, noted, error, not_started];
+        let text = to_csv(&rows);
+        for detail in [
+            ",timeout of 30.000 s reached; optimum between 17 and 23 pushes,",
+            ",timeout of 30.000 s reached; no solution has fewer than 1 push,",
+            ",timeout of 30.000 s reached; 120 programs run,",
+            ",bad.txt:3: expected `#`,",
+            ",interrupted before it started,",
+        ] {
+            assert!(text.contains(detail), "{detail} not in {text}");
+        }
+        assert_eq!(parse_csv(&text).unwrap(), rows);
+        assert!(rows[0].hit_limit() && rows[1].hit_limit() && rows[2].hit_limit());
+        assert!(!row("plain", "1").hit_limit());
     }
 
     #[test]

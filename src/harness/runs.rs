@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use super::discover;
 use super::provenance::Provenance;
 use super::results::{self, Row};
+use crate::games::GameId;
 
 /// The rows of a results CSV, or of a folder of runs merged.
 pub fn read(path: &Path) -> Result<Vec<Row>, String> {
@@ -44,7 +45,7 @@ fn read_runs(dir: &Path) -> Result<Vec<(String, Vec<Row>)>, String> {
 }
 
 /// A level: (game, level name).
-pub type LevelKey = (String, String);
+pub type LevelKey = (GameId, String);
 
 /// Each level's times in the runs of the same name in two folders: (baseline, new) milliseconds
 /// by run name. Empty unless both paths are folders.
@@ -56,7 +57,7 @@ pub fn paired_times(base: &Path, new: &Path) -> Result<PairedTimes, String> {
     if !(base.is_dir() && new.is_dir()) {
         return Ok(paired);
     }
-    let key = |r: &Row| (r.game.clone(), r.level.clone());
+    let key = |r: &Row| (r.game, r.level.clone());
     let new_runs: HashMap<String, Vec<Row>> = read_runs(new)?.into_iter().collect();
     for (name, base_rows) in read_runs(base)? {
         let Some(new_rows) = new_runs.get(&name) else {
@@ -147,10 +148,10 @@ fn read_file(path: &Path) -> Result<Vec<Row>, String> {
 /// Several runs of the same levels as one: in the order the levels first appear, each level's
 /// time the median of its runs' times and its range over every run; the rest from its first run.
 pub fn merge(runs: &[Vec<Row>]) -> Vec<Row> {
-    let mut order: Vec<(String, String)> = Vec::new();
-    let mut seen: HashMap<(String, String), Vec<&Row>> = HashMap::new();
+    let mut order: Vec<LevelKey> = Vec::new();
+    let mut seen: HashMap<LevelKey, Vec<&Row>> = HashMap::new();
     for row in runs.iter().flatten() {
-        let key = (row.game.clone(), row.level.clone());
+        let key = (row.game, row.level.clone());
         let entry = seen.entry(key.clone()).or_default();
         if entry.is_empty() {
             order.push(key);
@@ -180,7 +181,7 @@ mod tests {
     use crate::harness::results::Status;
 
     fn row(level: &str, millis: f64, range: Option<(f64, f64)>) -> Row {
-        let mut r = Row::error("sliding-blocks", level, String::new());
+        let mut r = Row::error(GameId::SlidingBlocks, level, String::new());
         r.status = Status::Solved;
         r.millis = millis;
         r.millis_min = range.map(|(lo, _)| lo);
@@ -249,7 +250,7 @@ mod tests {
             std::fs::write(&csv, results::to_csv(&[row("a", millis, None)])).unwrap();
         }
         let paired = paired_times(&base, &dir).unwrap();
-        let a = &paired[&("sliding-blocks".to_string(), "a".to_string())];
+        let a = &paired[&(GameId::SlidingBlocks, "a".to_string())];
         let a: Vec<(&str, (f64, f64))> = a.iter().map(|(k, &v)| (k.as_str(), v)).collect();
         assert_eq!(a, [("0", (25.0, 20.0)), ("2", (30.0, 40.0))]);
         assert_eq!(paired.len(), 1, "b is in no round of the baseline");

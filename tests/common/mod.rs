@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: where the corpora are.
+//! Helpers shared by the integration tests: where the corpora are, and what every row says.
 //!
 //! Everything a test reads is in the repository: the official level sets under
 //! `corpora/official/<game>/`, the repository's own levels under `corpora/<game>/`.
@@ -32,4 +32,22 @@ pub fn assert_expanded_within_states(rows: &[frontier::harness::results::Row]) {
             row.states
         );
     }
+}
+
+/// The row is `solved`; a failure names the level and what its row says.
+pub fn assert_solved(row: &frontier::harness::results::Row) {
+    use frontier::harness::results::Status;
+    assert_eq!(
+        row.status,
+        Status::Solved,
+        "{}: {}",
+        row.level,
+        row.detail()
+    );
+}
+
+/// The row is `solved`, optimal.
+pub fn assert_solved_optimally(row: &frontier::harness::results::Row) {
+    assert_solved(row);
+    assert!(row.optimal, "{}", row.level);
 }

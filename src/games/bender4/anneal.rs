@@ -201,7 +201,7 @@ pub fn anneal(
     let mut changed = Vec::new();
     let ratio = schedule.t_end / schedule.t_start;
     for i in 0..schedule.iterations {
-        if i % 4096 == 0 && (ctl.is_stopped() || ctl.check().is_err()) {
+        if i % 4096 == 0 && (ctl.stop.is_stopped() || ctl.check().is_err()) {
             break;
         }
         let t = schedule.t_start * ratio.powf(i as f64 / schedule.iterations as f64);

@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use super::rules::{Board, CellSet, DIRECTIONS, opposite};
+use crate::games::TooLarge;
 
 /// Distance of a state that cannot reach Fry (or cannot be reached).
 pub const FAR: u16 = u16::MAX;
@@ -46,21 +47,18 @@ pub struct PlainRoute {
 
 impl<'a> PlainGraph<'a> {
     /// The graph of the map's own balls, or why the map is too large for a distance table.
-    pub fn new(board: &'a Board) -> Result<Self, String> {
+    pub fn new(board: &'a Board) -> Result<Self, TooLarge> {
         Self::with_balls(board, board.initial_balls().clone())
     }
 
     /// The graph with the balls of `balls` as walls (a layout reached by pushing).
-    pub fn with_balls(board: &'a Board, balls: CellSet) -> Result<Self, String> {
+    pub fn with_balls(board: &'a Board, balls: CellSet) -> Result<Self, TooLarge> {
         let cells = board.cells();
         let total = cells
             .checked_shl(board.switches as u32)
             .unwrap_or(usize::MAX);
         if board.switches >= 32 || total > MAX_STATES {
-            return Err(format!(
-                "{} cells x 2^{} field masks exceed the {MAX_STATES} states of a distance table",
-                cells, board.switches
-            ));
+            return Err(TooLarge::DistanceTable);
         }
         let mut floor_of = vec![0; cells];
         let mut floors = 0;

@@ -18,7 +18,7 @@ use super::rules::{Board, CellSet, Effect, direction};
 use super::space::PushSpace;
 use crate::engine::control::Limits;
 use crate::engine::{Limit, SearchControl, SearchOutcome};
-use crate::games::Answer;
+use crate::games::{Answer, Proof, TooLarge};
 use crate::search::astar;
 
 /// How much searching each map gets.
@@ -105,11 +105,11 @@ pub struct Solution {
 pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
     let graph = match PlainGraph::new(board) {
         Ok(graph) => graph,
-        Err(why) => return Answer::Limit(why),
+        Err(too_large) => return Answer::limit(too_large),
     };
-    ctl.set_bytes(graph.bytes());
+    ctl.progress.set_bytes(graph.bytes());
     let plain = graph.shortest_from_start();
-    ctl.add(plain.states, plain.states);
+    ctl.progress.add(plain.states, plain.states);
     let mut routes: Vec<String> = plain.moves.iter().cloned().collect();
     let mut guides = vec![graph];
     match push_route(board, ctl, budget.push_states) {
@@ -117,20 +117,19 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
             for balls in layouts(board, &route) {
                 match PlainGraph::with_balls(board, balls) {
                     Ok(guide) => guides.push(guide),
-                    Err(why) => return Answer::Limit(why),
+                    Err(too_large) => return Answer::limit(too_large),
                 }
             }
             routes.push(route);
         }
         PushRoute::None if routes.is_empty() => return Answer::Unsolvable,
-        PushRoute::Unknown(why) if routes.is_empty() => return Answer::Limit(why),
+        PushRoute::Unknown(limit) if routes.is_empty() => return Answer::limit(limit),
         // The memory budget holds for the whole level: no program search past it.
-        PushRoute::Memory(limit) => {
-            return Answer::Limit(format!("the search with pushes stopped: {limit}"));
-        }
+        PushRoute::Memory(limit) => return Answer::limit(limit),
         _ => {}
     }
-    ctl.set_bytes(guides.iter().map(PlainGraph::bytes).sum());
+    ctl.progress
+        .set_bytes(guides.iter().map(PlainGraph::bytes).sum());
     // The distance tables alone may be past the memory budget (`max_bytes`).
     if let Some(stopped) = memory_stop(ctl) {
         return stopped;
@@ -150,12 +149,15 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
     match found {
         Some(s) => Answer::Solved {
             moves: u64::from(s.steps),
-            optimal: false,
             score: s.line.len() as u64,
             solution: s.line,
-            detail: format!("{} programs run", s.programs_run),
+            // A limit of the run may have cut the program search short.
+            proof: Proof::Unproven {
+                limit: ctl.check().err().map(crate::games::Limit::from),
+            },
+            note: format!("{} programs run", s.programs_run),
         },
-        None => Answer::Limit("no program found within the budget".into()),
+        None => Answer::limit(crate::games::Limit::Budget),
     }
 }
 
@@ -163,7 +165,7 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
 /// `max_bytes`, or a stop the harness requested for memory).
 fn memory_stop(ctl: &SearchControl) -> Option<Answer> {
     match ctl.check() {
-        Err(limit @ Limit::Memory(_)) => Some(Answer::Limit(limit.to_string())),
+        Err(limit @ Limit::Memory(_)) => Some(Answer::limit(limit)),
         _ => None,
     }
 }
@@ -192,8 +194,8 @@ enum PushRoute {
     Found(String),
     /// The whole space with pushes was searched: no route at all.
     None,
-    /// The budget or a user limit stopped the search.
-    Unknown(String),
+    /// The budget or a user limit stopped the search, or the map is too large for it.
+    Unknown(crate::games::Limit),
     /// The memory budget stopped the search.
     Memory(Limit),
 }
@@ -203,12 +205,15 @@ enum PushRoute {
 /// budget then, larger or smaller). It counts into the level's states and progress as it runs.
 fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute {
     let Some(space) = PushSpace::new(board, 1) else {
-        return PushRoute::Unknown("the map's states with pushes do not fit 128 bits".into());
+        return PushRoute::Unknown(crate::games::Limit::TooLarge(TooLarge::PushStates));
     };
-    let user = ctl.limits();
+    let user = ctl.budget.limits;
     let limits = Limits {
-        max_states: Some(user.max_states.unwrap_or(ctl.states() + max_states)),
-        timeout: user.timeout.map(|t| t.saturating_sub(ctl.elapsed())),
+        max_states: Some(
+            user.max_states
+                .unwrap_or(ctl.progress.states() + max_states),
+        ),
+        timeout: user.timeout.map(|t| t.saturating_sub(ctl.budget.elapsed())),
         ..user
     };
     let outcome = astar(&space, &ctl.child(limits));
@@ -216,9 +221,7 @@ fn push_route(board: &Board, ctl: &SearchControl, max_states: u64) -> PushRoute 
         SearchOutcome::Found(path) => PushRoute::Found(space.moves(&path)),
         SearchOutcome::Exhausted => PushRoute::None,
         SearchOutcome::Stopped(limit @ Limit::Memory(_)) => PushRoute::Memory(limit),
-        SearchOutcome::Stopped(limit) => PushRoute::Unknown(format!(
-            "no route without pushes, and the search with pushes stopped: {limit}"
-        )),
+        SearchOutcome::Stopped(limit) => PushRoute::Unknown(limit.into()),
     }
 }
 

@@ -22,8 +22,8 @@ use std::path::Path;
 
 use space::GolfSpace;
 
+use crate::engine::SearchControl;
 use crate::engine::explore::{Unfinished, analyze};
-use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::bfs;
 
@@ -67,22 +67,9 @@ impl Game for GolfPeaks {
     fn solve(level: &Level, ctl: &SearchControl) -> Answer {
         let space = match GolfSpace::new(level, ctl) {
             Ok(space) => space,
-            Err(limit) => return Answer::Limit(limit.to_string()),
+            Err(limit) => return Answer::limit(limit),
         };
-        match bfs(&space, ctl) {
-            SearchOutcome::Found(path) => {
-                let moves = path.len() as u64 - 1;
-                Answer::Solved {
-                    moves,
-                    optimal: true,
-                    score: moves,
-                    solution: space.notation(&path),
-                    detail: String::new(),
-                }
-            }
-            SearchOutcome::Exhausted => Answer::Unsolvable,
-            SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
-        }
+        Answer::of_optimal(bfs(&space, ctl), |path| space.notation(path))
     }
 
     fn analyze(level: &Level, ctl: &SearchControl) -> Option<Analyzed> {

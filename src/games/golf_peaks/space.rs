@@ -80,7 +80,7 @@ impl Transitions {
         let mut done = 0;
         while done < positions.len() {
             if done % CHECK_EVERY == CHECK_EVERY - 1 {
-                ctl.set_bytes(
+                ctl.progress.set_bytes(
                     (positions.capacity() * size_of::<Position>()
                         + next.capacity() * size_of::<u32>()
                         + index.capacity() * (size_of::<(Position, u32)>() + 1))
@@ -197,7 +197,7 @@ impl<'a> GolfSpace<'a> {
         prune: bool,
     ) -> Result<GolfSpace<'a>, Limit> {
         let transitions = Transitions::build(level, ctl)?;
-        ctl.set_bytes(transitions.bytes());
+        ctl.progress.set_bytes(transitions.bytes());
         let position_bits = bits_for(transitions.positions.len() as u64 - 1);
         let mut shift = position_bits;
         let mut card_shift = Vec::with_capacity(level.hand.len());

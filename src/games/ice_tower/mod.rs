@@ -49,7 +49,7 @@ use crate::distributed::Portable;
 use crate::engine::beam;
 use crate::engine::control::{self, Limits};
 use crate::engine::{Bounded, Limit, SearchControl, SearchOutcome, Space, explore};
-use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Proof, Replay, Source, Verdict};
 use crate::search::astar_in_rounds;
 
 pub struct IceTower;
@@ -249,7 +249,7 @@ fn solve_space<P: Space>(
 where
     P::State: Portable,
 {
-    let solved = |path: &[P::State], optimal: bool, detail: String| {
+    let solved = |path: &[P::State], proof: Proof| {
         let pushes: Vec<notation::Push> = pushes_of(path)
             .into_iter()
             .map(|(row, col, dir)| notation::Push { row, col, dir })
@@ -257,31 +257,31 @@ where
         let moves = pushes.len() as u64;
         Answer::Solved {
             moves,
-            optimal,
             score: moves,
             solution: notation::format(&pushes),
-            detail,
+            proof,
+            note: String::new(),
         }
     };
     // Counted into the level's states (and progress) as it runs; its width bounds its memory,
     // and the level's memory budget too (a child's limit is never above its parent's).
     let first = beam::beam(space, FIRST_BEAM_WIDTH, &ctl.child(Limits::default()));
     let known = match first.outcome {
-        SearchOutcome::Found(path) if first.exact => return solved(&path, true, String::new()),
+        SearchOutcome::Found(path) if first.exact => return solved(&path, Proof::Optimal),
         SearchOutcome::Exhausted if first.exact => return Answer::Unsolvable,
         // Not even the narrow beam fits the memory budget: neither would A* nor wider beams.
-        SearchOutcome::Stopped(limit @ Limit::Memory(_)) => {
-            return Answer::Limit(limit.to_string());
-        }
+        SearchOutcome::Stopped(limit @ Limit::Memory(_)) => return Answer::limit(limit),
         SearchOutcome::Found(path) => Some(path),
         _ => None,
     };
-    let limits = ctl.limits();
+    let limits = ctl.budget.limits;
     let reserve = anytime_reserve(limits);
     let proof_ctl = ctl.child(Limits {
-        timeout: limits
-            .timeout
-            .map(|budget| budget.saturating_sub(reserve).saturating_sub(ctl.elapsed())),
+        timeout: limits.timeout.map(|budget| {
+            budget
+                .saturating_sub(reserve)
+                .saturating_sub(ctl.budget.elapsed())
+        }),
         ..limits
     });
     let outcome = match &known {
@@ -296,10 +296,10 @@ where
         None => astar_in_rounds(space, &proof_ctl, PLAIN_ASTAR_STATES),
     };
     let limit = match outcome {
-        SearchOutcome::Found(path) => return solved(&path, true, String::new()),
+        SearchOutcome::Found(path) => return solved(&path, Proof::Optimal),
         SearchOutcome::Exhausted => {
             return match known {
-                Some(path) => solved(&path, true, String::new()),
+                Some(path) => solved(&path, Proof::Optimal),
                 None => Answer::Unsolvable,
             };
         }
@@ -310,13 +310,13 @@ where
         }
         SearchOutcome::Stopped(limit) => limit,
     };
-    let lower = proof_ctl.depth();
+    let lower = proof_ctl.progress.depth();
     let mut best = known;
     if !control::interrupted() {
         // The reserve, and never past the level's budget.
-        let budget = limits
-            .timeout
-            .map_or(reserve, |t| reserve.min(t.saturating_sub(ctl.elapsed())));
+        let budget = limits.timeout.map_or(reserve, |t| {
+            reserve.min(t.saturating_sub(ctl.budget.elapsed()))
+        });
         // Within the level's memory budget too, when that is smaller (see `child`).
         let anytime_ctl = ctl.child(Limits {
             timeout: Some(budget),
@@ -327,24 +327,23 @@ where
         // The first beam's solution bounds the wider beams: they look for shorter ones only.
         match beam::anytime(space, wider, lower, best.take(), budget, &anytime_ctl) {
             // Proven shortest: by a beam that dropped nothing, or by the lower bound.
-            Some((path, true)) => return solved(&path, true, String::new()),
+            Some((path, true)) => return solved(&path, Proof::Optimal),
             found => best = found.map(|(path, _)| path),
         }
     }
     match best {
-        Some(path) if path.len() as u64 - 1 <= lower => solved(&path, true, String::new()),
+        Some(path) if path.len() as u64 - 1 <= lower => solved(&path, Proof::Optimal),
         // Answers found after an interrupt are dropped by the harness; only the bound stands.
-        Some(path) if !control::interrupted() => {
-            let upper = path.len() - 1;
-            solved(
-                &path,
-                false,
-                format!("{limit}; optimum between {lower} and {upper} pushes"),
-            )
-        }
-        _ => Answer::Limit(format!(
-            "{limit}; no solution has fewer than {}",
-            crate::words::count(lower, "push")
-        )),
+        Some(path) if !control::interrupted() => solved(
+            &path,
+            Proof::Bounded {
+                limit: limit.into(),
+                lower,
+            },
+        ),
+        _ => Answer::Limit {
+            limit: limit.into(),
+            lower: Some(lower),
+        },
     }
 }

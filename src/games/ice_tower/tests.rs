@@ -26,11 +26,11 @@ fn solved_in(rows: &str) -> u64 {
     match solve(rows) {
         Answer::Solved {
             moves,
-            optimal,
+            proof,
             solution,
             ..
         } => {
-            assert!(optimal);
+            assert!(proof.is_optimal());
             assert_eq!(replay(&puzzle(rows), &solution), Ok(moves), "{solution}");
             moves
         }

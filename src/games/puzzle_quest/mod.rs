@@ -27,8 +27,8 @@ use std::path::Path;
 
 use space::{CaptureSpace, Reductions};
 
+use crate::engine::SearchControl;
 use crate::engine::explore::analyze;
-use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::ordered_astar;
 
@@ -80,18 +80,5 @@ impl Game for PuzzleQuest {
 /// boards with the given reductions: the first solution it meets has the fewest swaps.
 pub fn solve_with(level: &Level, reductions: Reductions, ctl: &SearchControl) -> Answer {
     let space = CaptureSpace::new(level, reductions);
-    match ordered_astar(&space, ctl) {
-        SearchOutcome::Found(path) => {
-            let moves = path.len() as u64 - 1;
-            Answer::Solved {
-                moves,
-                optimal: true,
-                score: moves,
-                solution: space.notation(&path),
-                detail: String::new(),
-            }
-        }
-        SearchOutcome::Exhausted => Answer::Unsolvable,
-        SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
-    }
+    Answer::of_optimal(ordered_astar(&space, ctl), |path| space.notation(path))
 }

@@ -11,7 +11,7 @@ use super::rules::{Dir, Grid, SIDE, Swap, SwapError, Tile};
 use super::space::{CaptureSpace, Reductions};
 use super::{PuzzleQuest, notation, solve_with};
 use crate::engine::{SearchControl, Space};
-use crate::games::{Answer, Game, LevelError, Source};
+use crate::games::{Answer, Game, LevelError, Proof, Source};
 
 /// A grid from its bottom rows (the rows above are empty).
 fn grid(rows: &[&str]) -> Grid {
@@ -726,24 +726,18 @@ fn the_search_finds_the_fewest_swaps_and_check_accepts_them() {
     let one = level_of(grid(&["_rr_____", "_yrr____", "yryr____"]), None);
     let Answer::Solved {
         moves,
-        optimal,
+        proof,
         solution,
         ..
     } = solve(&one, Reductions::default())
     else {
         panic!("solvable");
     };
-    assert_eq!((moves, optimal), (1, true));
+    assert_eq!((moves, proof), (1, Proof::Optimal));
     assert_eq!(PuzzleQuest::check(&one, &solution).unwrap().moves, 1);
     assert_eq!(
         solve(&level_of(Grid::EMPTY, None), Reductions::default()),
-        Answer::Solved {
-            moves: 0,
-            optimal: true,
-            score: 0,
-            solution: String::new(),
-            detail: String::new()
-        }
+        Answer::optimal(0, String::new())
     );
 }
 
@@ -802,7 +796,7 @@ fn reductions_never_change_the_optimum_on_random_boards() {
             .map(|r| match solve(&level, r) {
                 Answer::Solved { moves, .. } => Some(moves),
                 Answer::Unsolvable => None,
-                Answer::Limit(why) => panic!("{why}"),
+                Answer::Limit { limit, .. } => panic!("{limit}"),
             })
             .collect();
         assert!(

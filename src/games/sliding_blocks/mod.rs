@@ -21,7 +21,7 @@ use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
 use crate::engine::explore::{analyze, count_reachable};
-use crate::engine::{Limit, SearchControl, SearchOutcome};
+use crate::engine::{Limit, SearchControl};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
 use crate::search::astar;
 use crate::search::bidirectional;
@@ -147,17 +147,7 @@ impl WithSpace for Solve<'_> {
             Some(goal) => bidirectional(&space, goal, self.ctl),
             None => astar(&space, self.ctl),
         };
-        match outcome {
-            SearchOutcome::Found(path) => Answer::Solved {
-                moves: path.len() as u64 - 1,
-                optimal: true,
-                score: path.len() as u64 - 1,
-                solution: space.notation(self.puzzle, &path),
-                detail: String::new(),
-            },
-            SearchOutcome::Exhausted => Answer::Unsolvable,
-            SearchOutcome::Stopped(limit) => Answer::Limit(limit.to_string()),
-        }
+        Answer::of_optimal(outcome, |path| space.notation(self.puzzle, path))
     }
 }
 
