@@ -15,10 +15,12 @@ use frontier::games::GameId;
 use frontier::games::sliding_blocks::generate::{Board, Goal};
 use frontier::harness::analyze;
 use frontier::harness::batch::{self, BatchOptions};
+use frontier::harness::comparable::{settings_check, tolerance};
 use frontier::harness::compare::{self, Tolerance};
 use frontier::harness::gallery;
 use frontier::harness::generate::{self, GenerateOptions};
-use frontier::harness::provenance::{Provenance, Settings};
+use frontier::harness::levels::{one_level, selected_levels};
+use frontier::harness::provenance::{Levels, Provenance, Settings};
 use frontier::harness::registry::LevelTask;
 use frontier::harness::report::{self, Baseline, Compared, Named};
 use frontier::harness::results::{self, Status};
@@ -601,19 +603,26 @@ fn solve(args: SolveArgs) -> ExitCode {
         cluster: cluster.clone(),
     };
     if let Some(path) = out.as_ref().filter(|_| lead) {
-        let provenance = Provenance::now(Settings {
-            threads: rayon::current_num_threads(),
-            parallel_levels: batch::levels_at_a_time(&options, tasks.len()),
-            repeat: options.repeat,
-            warm_below_ms: args.warm_below,
-            max_states: options.limits.max_states,
-            timeout_s: args.timeout.0,
-            max_memory_mib: options.memory_budget.map(|b| b >> 20),
-            anytime_s: args.anytime,
-            distributed: cluster
-                .as_ref()
-                .map(|c| format!("{} processes x {} workers", c.processes(), c.workers())),
-        });
+        let levels = Levels {
+            paths: args.paths.clone(),
+            game: args.game.map(|game| game.as_str().into()),
+        };
+        let provenance = Provenance::now(
+            levels,
+            Settings {
+                threads: rayon::current_num_threads(),
+                parallel_levels: batch::levels_at_a_time(&options, tasks.len()),
+                repeat: options.repeat,
+                warm_below_ms: args.warm_below,
+                max_states: options.limits.max_states,
+                timeout_s: args.timeout.0,
+                max_memory_mib: options.memory_budget.map(|b| b >> 20),
+                anytime_s: args.anytime,
+                distributed: cluster
+                    .as_ref()
+                    .map(|c| format!("{} processes x {} workers", c.processes(), c.workers())),
+            },
+        );
         // Written first, so that a checkpointed file has its provenance too, and with it a
         // whole CSV (the header alone) under the results lock: from the moment the sidecar
         // exists a whole CSV is beside it, whenever an interrupt comes. Neither beside nor
@@ -681,37 +690,6 @@ fn solve(args: SolveArgs) -> ExitCode {
         );
     }
     exit_status(&rows, failure.is_some())
-}
-
-/// The levels under `paths` (warnings printed), those `--level` selects when it is given.
-fn selected_levels(
-    paths: &[PathBuf],
-    game: Option<GameId>,
-    level: Option<&str>,
-) -> Result<Vec<Box<dyn LevelTask>>, String> {
-    let found = discover::discover(paths, game)?;
-    for warning in &found.warnings {
-        eprintln!("frontier: warning: {warning}");
-    }
-    let mut tasks = harness::load_tasks(&found.files)?;
-    if tasks.is_empty() {
-        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(format!(
-            "{}: no levels found (level files are .txt, or .tsv for sliding blocks; hidden \
-             files, Markdown and answer tables are skipped: docs/cli.md)",
-            named.join(", ")
-        ));
-    }
-    if let Some(pattern) = level {
-        let selected = harness::LevelPattern::new(pattern)?;
-        tasks.retain(|t| selected.matches(t.name()));
-        if tasks.is_empty() {
-            return Err(format!(
-                "--level {pattern}: no level of these paths matches"
-            ));
-        }
-    }
-    Ok(tasks)
 }
 
 /// 1 when a cluster broke, else 130 when interrupted, else 0 when every level was decided.
@@ -838,64 +816,6 @@ fn solution_text(solution: String, level_path: &Path) -> Result<String, ExitCode
     }
 }
 
-/// The one level of a file, or the one `--level` selects (`check`, `show`): as `solve --level`
-/// selects, except that a level whose name is the pattern itself wins over the others matched.
-fn one_level(
-    level_path: &Path,
-    game: Option<GameId>,
-    level: Option<&str>,
-) -> Result<Box<dyn LevelTask>, ExitCode> {
-    let file = match discover::discover(&[level_path.to_path_buf()], game) {
-        Ok(found) => found.files.into_iter().next(),
-        Err(e) => return Err(usage_error(e)),
-    };
-    let Some(file) = file else {
-        return Err(usage_error(format!(
-            "{}: no level file",
-            level_path.display()
-        )));
-    };
-    let mut tasks = harness::load_tasks(std::slice::from_ref(&file)).map_err(usage_error)?;
-    let names = |tasks: &[Box<dyn LevelTask>]| {
-        tasks
-            .iter()
-            .map(|t| t.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match (level, tasks.len()) {
-        (Some(pattern), _) => {
-            let selected = harness::LevelPattern::new(pattern).map_err(usage_error)?;
-            let named =
-                |t: &dyn LevelTask| t.name() == pattern || harness::bare_name(t.name()) == pattern;
-            if let Some(i) = tasks.iter().position(|t| named(t.as_ref())) {
-                return Ok(tasks.swap_remove(i));
-            }
-            let (mut matched, others): (Vec<_>, Vec<_>) =
-                tasks.into_iter().partition(|t| selected.matches(t.name()));
-            match matched.len() {
-                1 => Ok(matched.remove(0)),
-                0 => Err(usage_error(format!(
-                    "{}: no level matches `{pattern}` (levels: {})",
-                    level_path.display(),
-                    names(&others)
-                ))),
-                n => Err(usage_error(format!(
-                    "{}: {n} levels match `{pattern}`: {}; name one with --level '=NAME'",
-                    level_path.display(),
-                    names(&matched)
-                ))),
-            }
-        }
-        (None, 1) => Ok(tasks.remove(0)),
-        (None, n) => Err(usage_error(format!(
-            "{} holds {n} levels; pick one with --level (levels: {})",
-            level_path.display(),
-            names(&tasks)
-        ))),
-    }
-}
-
 fn check(args: CheckArgs) -> ExitCode {
     let solution = match solution_text(args.solution, &args.level_path) {
         Ok(solution) => solution,
@@ -903,7 +823,7 @@ fn check(args: CheckArgs) -> ExitCode {
     };
     let task = match one_level(&args.level_path, args.game, args.level.as_deref()) {
         Ok(task) => task,
-        Err(code) => return code,
+        Err(e) => return usage_error(e),
     };
     match task.check(&solution) {
         Ok(verdict) => {
@@ -927,10 +847,10 @@ fn show(args: ShowArgs) -> ExitCode {
     };
     let task = match one_level(&args.level_path, args.game, args.level.as_deref()) {
         Ok(task) => task,
-        Err(code) => return code,
+        Err(e) => return usage_error(e),
     };
     let solution = match (&args.from, solution) {
-        (Some(csv), _) => match solution_from(csv, task.as_ref()) {
+        (Some(csv), _) => match runs::solution(csv, task.as_ref()) {
             Ok(solution) => Some(solution),
             Err(e) => return usage_error(e),
         },
@@ -998,130 +918,12 @@ fn show(args: ShowArgs) -> ExitCode {
     }
 }
 
-/// The levels a results file's gallery draws: those under `--levels`, else under the paths its
-/// `solve` command was given (its provenance), when they still exist. Unreadable files and
-/// levels are left out: the gallery shows what it finds.
-fn gallery_levels(levels: &[PathBuf], csv: &Path) -> Vec<Box<dyn LevelTask>> {
-    let (paths, game) = if levels.is_empty() {
-        match runs::provenance(csv)
-            .ok()
-            .flatten()
-            .map(|p| Cli::try_parse_from(p.command))
-        {
-            Some(Ok(Cli {
-                command: Command::Solve(solve),
-            })) => (solve.paths, solve.game),
-            _ => return Vec::new(),
-        }
-    } else {
-        (levels.to_vec(), None)
-    };
-    let paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.exists()).collect();
-    discover::discover(&paths, game)
-        .and_then(|found| harness::load_tasks(&found.files))
-        .unwrap_or_default()
-}
-
-/// The solution of the level's `solved` row in a results CSV.
-fn solution_from(csv: &Path, task: &dyn LevelTask) -> Result<String, String> {
-    let rows = read_results(csv)?;
-    let game = task.game().as_str();
-    let row = rows
-        .iter()
-        .find(|r| r.game == game && r.level == task.name())
-        .ok_or_else(|| {
-            format!(
-                "{}: no row for level `{}` of {game}",
-                csv.display(),
-                task.name()
-            )
-        })?;
-    if row.status != Status::Solved {
-        return Err(format!(
-            "{}: level `{}` is {}, not solved",
-            csv.display(),
-            task.name(),
-            row.status
-        ));
-    }
-    Ok(row.solution.clone())
-}
-
-/// Reads a results CSV, with the path in any error.
-/// A results CSV, or a folder of runs of the same levels read as one ([`runs`]).
-fn read_results(path: &Path) -> Result<Vec<results::Row>, String> {
-    runs::read(path)
-}
-
-fn tolerance(time_ratio: f64, small_millis: f64) -> Result<Tolerance, String> {
-    if !(time_ratio.is_finite() && time_ratio >= 1.0) {
-        return Err(format!(
-            "--time-tolerance {time_ratio}: expected a ratio of at least 1"
-        ));
-    }
-    Ok(Tolerance {
-        time_ratio,
-        small_millis,
-        times: true,
-    })
-}
-
-/// Reads both files' provenance: the lines that say how each run was made and whether their
-/// times are comparable, and the tolerance with times off when the runs' settings or machines
-/// differ (unless `force_times`). A file without provenance (written before it existed) is
-/// timed as if the settings matched.
-fn settings_check(
-    baseline: &Path,
-    new: &Path,
-    mut tolerance: Tolerance,
-    force_times: bool,
-) -> Result<(Tolerance, Vec<String>), String> {
-    let mut lines = Vec::new();
-    match (runs::provenance(baseline)?, runs::provenance(new)?) {
-        (Some(b), Some(n)) => {
-            lines.push(format!("baseline: {}", b.summary()));
-            lines.push(format!("new:      {}", n.summary()));
-            let differences = b.timing_differences(&n);
-            if differences.is_empty() {
-                lines.push("times compared: same settings and machine".into());
-            } else if force_times {
-                lines.push(format!(
-                    "times compared although the runs differ (--force-times): {}",
-                    differences.join("; ")
-                ));
-            } else {
-                lines.push(format!(
-                    "times not compared: the runs differ in {}; to compare them, make the new \
-                     run as the baseline was made (`{}`), or pass --force-times",
-                    differences.join("; "),
-                    b.command.join(" ")
-                ));
-                tolerance.times = false;
-            }
-        }
-        (b, n) => {
-            for (side, path, found) in [
-                ("baseline", baseline, b.is_some()),
-                ("new", new, n.is_some()),
-            ] {
-                if !found {
-                    lines.push(format!(
-                        "{side}: no provenance ({} not found): times compared as if the settings matched",
-                        runs::sidecar(path).display()
-                    ));
-                }
-            }
-        }
-    }
-    Ok((tolerance, lines))
-}
-
 fn compare(args: CompareArgs) -> ExitCode {
     let tolerance = match tolerance(args.time_tolerance, args.small_millis) {
         Ok(t) => t,
         Err(e) => return usage_error(e),
     };
-    let (base, new) = match (read_results(&args.baseline), read_results(&args.new)) {
+    let (base, new) = match (runs::read(&args.baseline), runs::read(&args.new)) {
         (Ok(b), Ok(n)) => (b, n),
         (Err(e), _) | (_, Err(e)) => return usage_error(e),
     };
@@ -1174,7 +976,7 @@ fn report(args: ReportArgs) -> ExitCode {
     };
     let mut loaded = Vec::new();
     for (base, csv) in &pairs {
-        let rows = match read_results(csv) {
+        let rows = match runs::read(csv) {
             Ok(rows) => rows,
             Err(e) => return usage_error(e),
         };
@@ -1182,7 +984,7 @@ fn report(args: ReportArgs) -> ExitCode {
             None => None,
             Some(base) => {
                 let checked = settings_check(base, csv, tolerance, false);
-                match (read_results(base), runs::paired_times(base, csv), checked) {
+                match (runs::read(base), runs::paired_times(base, csv), checked) {
                     (Ok(rows), Ok(paired), Ok((tolerance, _))) => {
                         Some((base.display().to_string(), rows, paired, tolerance))
                     }
@@ -1209,7 +1011,7 @@ fn report(args: ReportArgs) -> ExitCode {
     let mut animations = Vec::new();
     if !args.no_gallery {
         for (csv, rows, _) in &loaded {
-            let tasks = gallery_levels(&args.levels, Path::new(csv));
+            let tasks = gallery::levels(&args.levels, Path::new(csv));
             animations.extend(gallery::animations(csv, rows, &tasks, &mut budget));
         }
     }
