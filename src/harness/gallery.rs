@@ -2,10 +2,14 @@
 //! drawn as a small animated SVG ([`crate::show::svg`]), so that the report is also a picture
 //! book of the corpus. The page must stay one reasonable file, so an animation larger than
 //! [`MAX_ANIMATION_BYTES`], and every animation past [`MAX_GALLERY_BYTES`] in all, is left
-//! out with a note that says so (and how to draw it).
+//! out with a note that says so (and how to draw it). The levels are found where the user
+//! says, else where the run found them ([`levels`]).
+
+use std::path::{Path, PathBuf};
 
 use super::registry::LevelTask;
 use super::results::{Row, Status};
+use super::{discover, load_tasks, runs};
 use crate::games::GameId;
 use crate::show::svg;
 
@@ -33,6 +37,28 @@ pub struct Animation {
 pub struct Budget {
     bytes: usize,
     pictures: usize,
+}
+
+/// The levels a results file's gallery draws: those under `given` (`--levels`), else under the
+/// paths its `solve` was given (its provenance), when they still exist. Unreadable files and
+/// levels are left out: the gallery shows what it finds.
+pub fn levels(given: &[PathBuf], csv: &Path) -> Vec<Box<dyn LevelTask>> {
+    let (paths, game) = if given.is_empty() {
+        let Ok(Some(provenance)) = runs::provenance(csv) else {
+            return Vec::new();
+        };
+        let recorded = provenance.levels;
+        match recorded.game.map(|id| id.parse::<GameId>()).transpose() {
+            Ok(game) => (recorded.paths, game),
+            Err(_) => return Vec::new(),
+        }
+    } else {
+        (given.to_vec(), None)
+    };
+    let paths: Vec<PathBuf> = paths.into_iter().filter(|p| p.exists()).collect();
+    discover::discover(&paths, game)
+        .and_then(|found| load_tasks(&found.files))
+        .unwrap_or_default()
 }
 
 /// The animations of the solved rows of `rows` whose level is among `tasks` (matched by game
@@ -96,4 +122,40 @@ pub fn animations(
         out.push(animation);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::provenance::{Levels, Provenance, Settings};
+
+    #[test]
+    fn the_levels_are_those_given_else_those_the_run_was_given() {
+        let dir = std::env::temp_dir().join(format!("frontier-gallery-{}", std::process::id()));
+        let csv = dir.join("golf.csv");
+        let golf = PathBuf::from("corpora/golf-peaks");
+        assert!(levels(&[], &csv).is_empty(), "no sidecar, no levels");
+        let given = levels(std::slice::from_ref(&golf), &csv);
+        assert!(!given.is_empty());
+        let recorded = Levels {
+            paths: vec![golf, dir.join("gone")],
+            game: Some("golf-peaks".into()),
+        };
+        let settings = Settings {
+            threads: 1,
+            parallel_levels: 1,
+            repeat: 1,
+            warm_below_ms: None,
+            max_states: None,
+            timeout_s: None,
+            max_memory_mib: None,
+            anytime_s: None,
+            distributed: None,
+        };
+        Provenance::now(recorded, settings)
+            .write_beside(&csv)
+            .unwrap();
+        assert_eq!(levels(&[], &csv).len(), given.len());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

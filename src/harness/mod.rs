@@ -1,13 +1,16 @@
 //! The batch harness: everything between the command line and the games.
 //!
 //! - [`discover`]: finding level files under paths and deciding their game.
+//! - [`levels`]: the levels a command works on (`--level`), or the one level of a file.
 //! - [`registry`]: the table of games and the type-erased [`registry::LevelTask`].
 //! - [`batch`]: solving levels in parallel, and [`monitor`]: its progress bars, memory guard
 //!   and checkpoints, driven by one tick.
 //! - [`results`]: the results CSV, written atomically, and read back.
 //! - [`runs`]: a results file, or a folder of runs of the same levels read as one.
-//! - [`provenance`]: the sidecar of a results file: build, command, settings, machine, time.
-//! - [`compare`], [`report`]: regression checks between results files, and an HTML report.
+//! - [`provenance`]: the sidecar of a results file: build, command, levels, settings, machine,
+//!   time.
+//! - [`compare`], [`report`]: regression checks between results files, and an HTML report;
+//!   [`comparable`]: their policy on tolerances, and on when two runs' times compare at all.
 //! - [`gallery`]: the report's animations of every solved level.
 //! - [`analyze`]: `frontier analyze`, each level's whole space measured, its rows and layers.
 //! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles.
@@ -15,11 +18,13 @@
 
 pub mod analyze;
 pub mod batch;
+pub mod comparable;
 pub mod compare;
 pub mod discover;
 pub mod gallery;
 pub mod generate;
 pub mod interrupt;
+pub mod levels;
 mod monitor;
 pub mod provenance;
 pub mod registry;

@@ -1,11 +1,12 @@
 //! Where a results file came from: a sidecar `NAME.csv.json` beside every results CSV, with
-//! frontier's version and commit, the command line, the settings that shape timings (threads,
-//! levels in parallel, repeats, limits), the machine and the start time. The CSV itself stays a
-//! plain table.
+//! frontier's version and commit, the command line, where the levels were, the settings that
+//! shape timings (threads, levels in parallel, repeats, limits), the machine and the start
+//! time. The CSV itself stays a plain table.
 //!
 //! Why: `compare` must tell a slower solver from a different run. Times from a run that solved
 //! levels side by side, on another machine or with other limits, are not comparable with a
-//! baseline's; answers and state counts still are.
+//! baseline's; answers and state counts still are. And `report` draws the solved levels, which
+//! it finds where the run found them.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -23,10 +24,23 @@ pub struct Provenance {
     pub commit: String,
     /// The command line, arguments as given.
     pub command: Vec<String>,
+    /// Where the levels were (empty in a sidecar written before it was recorded).
+    #[serde(default)]
+    pub levels: Levels,
     pub settings: Settings,
     pub machine: Machine,
     /// When the run started (UTC, RFC 3339).
     pub started: String,
+}
+
+/// Where a run's levels were: the paths `solve` was given, as given (relative to the folder
+/// it ran in), and the game it was told they are, if any.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Levels {
+    pub paths: Vec<PathBuf>,
+    /// The game's command-line id (`--game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
 }
 
 /// The settings of a run that its times depend on.
@@ -58,12 +72,13 @@ pub struct Machine {
 }
 
 impl Provenance {
-    /// This process's provenance for a run with `settings`, starting now.
-    pub fn now(settings: Settings) -> Provenance {
+    /// This process's provenance for a run of the `levels` with `settings`, starting now.
+    pub fn now(levels: Levels, settings: Settings) -> Provenance {
         Provenance {
             version: env!("CARGO_PKG_VERSION").into(),
             commit: env!("FRONTIER_COMMIT").into(),
             command: std::env::args().collect(),
+            levels,
             settings,
             machine: Machine::this(),
             started: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
@@ -218,12 +233,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("frontier-provenance-{}", std::process::id()));
         let csv = dir.join("x.csv");
         assert_eq!(Provenance::read_beside(&csv), Ok(None));
-        let one = Provenance::now(settings(1));
+        let levels = Levels {
+            paths: vec!["corpora/golf-peaks".into()],
+            game: Some("golf-peaks".into()),
+        };
+        let one = Provenance::now(levels.clone(), settings(1));
         one.write_beside(&csv).unwrap();
         assert_eq!(sidecar(&csv), dir.join("x.csv.json"));
         assert_eq!(Provenance::read_beside(&csv), Ok(Some(one.clone())));
         assert!(one.timing_differences(&one).is_empty());
-        let two = Provenance::now(settings(2));
+        let two = Provenance::now(levels, settings(2));
         assert_eq!(
             one.timing_differences(&two),
             ["levels at a time 1 vs 2".to_string()]
@@ -233,5 +252,14 @@ mod tests {
                 .contains("1 level at a time, 3 runs per level, timeout 120 s")
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_sidecar_from_before_the_levels_were_recorded_is_read() {
+        let mut old =
+            serde_json::to_value(Provenance::now(Levels::default(), settings(1))).unwrap();
+        old.as_object_mut().unwrap().remove("levels");
+        let read: Provenance = serde_json::from_value(old).unwrap();
+        assert_eq!(read.levels, Levels::default());
     }
 }

@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 
 use super::discover;
 use super::provenance::Provenance;
-use super::results::{self, Row};
+use super::registry::LevelTask;
+use super::results::{self, Row, Status};
 use crate::games::GameId;
 
 /// The rows of a results CSV, or of a folder of runs merged.
@@ -30,6 +31,32 @@ pub fn read(path: &Path) -> Result<Vec<Row>, String> {
     }
     let runs: Vec<Vec<Row>> = read_runs(path)?.into_iter().map(|(_, rows)| rows).collect();
     Ok(merge(&runs))
+}
+
+/// The solution of the level's `solved` row in a results CSV (or folder of runs): what
+/// `show --from` replays.
+pub fn solution(csv: &Path, task: &dyn LevelTask) -> Result<String, String> {
+    let rows = read(csv)?;
+    let game = task.game();
+    let row = rows
+        .iter()
+        .find(|r| r.game == game && r.level == task.name())
+        .ok_or_else(|| {
+            format!(
+                "{}: no row for level `{}` of {game}",
+                csv.display(),
+                task.name()
+            )
+        })?;
+    if row.status != Status::Solved {
+        return Err(format!(
+            "{}: level `{}` is {}, not solved",
+            csv.display(),
+            task.name(),
+            row.status
+        ));
+    }
+    Ok(row.solution.clone())
 }
 
 /// The rows of each run in a folder, with the run's name (its file's or subfolder's).

@@ -1,0 +1,74 @@
+//! `frontier generate`: a board's hardest sliding-block puzzles, one per piece count, as a
+//! `.tsv` that `solve` reads.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use frontier::engine::control;
+use frontier::games::GameId;
+use frontier::games::sliding_blocks::generate::Goal;
+use frontier::harness::generate::{self, GenerateOptions};
+use frontier::words;
+
+use super::args::GenerateArgs;
+use super::config::memory_budget;
+use super::output::{destination, emit};
+use super::{INTERRUPTED, set_threads, stop_cleanly_on_interrupt, usage_error};
+
+pub fn run(args: GenerateArgs) -> ExitCode {
+    if args.game != GameId::SlidingBlocks {
+        return usage_error(format!(
+            "generate: no generator for {} (only sliding-blocks has one)",
+            args.game
+        ));
+    }
+    // A puzzle needs an empty cell to move into, so every piece count above this has none.
+    let most = args.board.width * args.board.height - 1;
+    if let Some(pieces) = args.pieces.filter(|&p| usize::from(p) > most) {
+        return usage_error(format!(
+            "--pieces {pieces}: a {} board holds at most {most} pieces with a cell left empty",
+            args.board
+        ));
+    }
+    if let Err(e) = set_threads(args.threads) {
+        return usage_error(e);
+    }
+    let out = destination(args.out.as_deref(), || {
+        PathBuf::from(format!("results/generated-{}.tsv", args.board))
+    });
+    stop_cleanly_on_interrupt();
+    let started = Instant::now();
+    let options = GenerateOptions {
+        board: args.board,
+        pieces: args.pieces.map(usize::from),
+        goal: if args.box_goal { Goal::Box } else { Goal::Cell },
+        quiet: args.quiet,
+        memory_budget: memory_budget(args.max_memory),
+    };
+    let records = match generate::generate(&options) {
+        Ok(records) => records,
+        Err(limit @ control::Limit::Memory(_)) => {
+            eprintln!("frontier: generate stopped: {limit}; nothing written");
+            return ExitCode::FAILURE;
+        }
+        Err(limit) => {
+            eprintln!("frontier: generate stopped: {limit}; nothing written");
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
+    if let Err(failure) = emit(out.as_deref(), &generate::to_tsv(&records)) {
+        return failure;
+    }
+    if !args.quiet {
+        eprintln!(
+            "{} of {} in {:.3} s{}",
+            words::count(records.len(), "piece count"),
+            args.board,
+            started.elapsed().as_secs_f64(),
+            out.map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    ExitCode::SUCCESS
+}
