@@ -27,8 +27,12 @@ fn main() {
             let branch = git(&["symbolic-ref", "-q", "HEAD"]);
             let watched = [
                 git_dir.map(|dir| Path::new(&dir).join("HEAD")),
-                common_dir.as_ref().map(|dir| Path::new(dir).join("packed-refs")),
-                common_dir.zip(branch).map(|(dir, b)| Path::new(&dir).join(b)),
+                common_dir
+                    .as_ref()
+                    .map(|dir| Path::new(dir).join("packed-refs")),
+                common_dir
+                    .zip(branch)
+                    .map(|(dir, b)| Path::new(&dir).join(b)),
             ];
             for path in watched.into_iter().flatten() {
                 if path.exists() {
