@@ -22,10 +22,10 @@ use std::path::Path;
 
 use space::GolfSpace;
 
-use crate::engine::explore::{Unfinished, analyze};
+use crate::engine::explore::Unfinished;
 use crate::engine::{SearchControl, SearchOutcome};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
-use crate::search::bfs;
+use crate::search::{analyze, bfs};
 
 pub use level::Level;
 
