@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use frontier::engine::beam;
 use frontier::engine::control::Limits;
-use frontier::engine::{SearchControl, SearchOutcome, Space};
+use frontier::engine::{Layout, MoveBudget, SearchControl, SearchOutcome, Space, Stored};
 use frontier::games::bender4::search::{self, Budget};
 use frontier::games::bender4::space::PushSpace;
 use frontier::games::bender4::{Bender4, Level};
@@ -323,7 +323,7 @@ impl Space for Lattice {
         0
     }
 
-    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, out: &mut Vec<u64>) {
         let (x, y) = (state >> 32, state & u64::from(u32::MAX));
         if x > 0 {
             out.push(state - (1 << 32));
@@ -342,11 +342,18 @@ impl Space for Lattice {
     fn is_goal(&self, state: &u64) -> bool {
         *state == ((self.side - 1) << 32 | (self.side - 1))
     }
+}
 
-    fn reversible(&self) -> bool {
-        self.reversible
+impl Stored for Lattice {
+    fn layout(&self) -> Layout {
+        Layout {
+            reversible: self.reversible,
+            ..Layout::plain::<u64>()
+        }
     }
 }
+
+impl MoveBudget for Lattice {}
 
 /// States `0..n`, moves `s -> 4s + k mod n` for `k` in `0..4`: layers grow fourfold, so a BFS
 /// of it is a few wide layers (the lattice's are hundreds of narrow ones, where the work per
@@ -362,7 +369,7 @@ impl Space for Spread {
         0
     }
 
-    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, out: &mut Vec<u64>) {
         out.extend((0..4).map(|k| (state * 4 + k) % self.n));
     }
 
@@ -370,6 +377,10 @@ impl Space for Spread {
         *state == self.n - 1
     }
 }
+
+impl Stored for Spread {}
+
+impl MoveBudget for Spread {}
 
 /// BFS from one corner of a 200 x 200 lattice to the other (the goal's layer is the last), with
 /// and without parent links, then across the 200,003 states of [`Spread`] (n - 1 is in its last

@@ -45,7 +45,7 @@ impl WithSpace for Pathfinding {
     fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> u64 {
         let successors = |s: &_| {
             let mut next = Vec::new();
-            space.successors(s, None, &mut next);
+            space.successors(s, &mut next);
             next
         };
         let start = space.start();

@@ -5,12 +5,22 @@
 //!
 //! The distributed backend runs breadth-first search, bidirectional BFS and A*, each with the
 //! local engine's layers and counts. The ordered A* (Puzzle Quest) is a plain A* there: the
-//! same answers (shortest paths), with the `states` of a local plain A*.
+//! same answers (shortest paths), with the `states` of a local plain A*. Beams, which prove
+//! nothing and hold little, and whole-space exploration run on this process's threads on
+//! either backend.
+//!
+//! Each search requires of a space the capabilities it uses ([`engine::space`]), and of its
+//! states what they need to travel between workers ([`Portable`]).
 
 use std::any::Any;
+use std::time::Duration;
 
-use crate::distributed::{self, Cluster, Portable};
-use crate::engine::{self, SearchControl, SearchOutcome, Space};
+use crate::distributed::{self, Cluster};
+use crate::engine::beam::Beam;
+use crate::engine::{self, Heuristic, MoveBudget, SearchControl, SearchOutcome, Stored};
+
+pub use crate::distributed::Portable;
+pub use crate::engine::explore::{analyze, count_reachable, explore};
 
 /// The cluster a level's control names as its backend; `None`: this process's threads.
 fn cluster(ctl: &SearchControl) -> Option<&Cluster> {
@@ -19,7 +29,7 @@ fn cluster(ctl: &SearchControl) -> Option<&Cluster> {
 }
 
 /// Breadth-first search: see [`engine::bfs::bfs`].
-pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+pub fn bfs<P: Stored + MoveBudget>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
@@ -30,7 +40,7 @@ where
 }
 
 /// A*: see [`engine::astar::astar`].
-pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+pub fn astar<P: Heuristic + MoveBudget>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
@@ -44,7 +54,7 @@ where
 /// `plain_states` states: see [`engine::astar::in_rounds`]. On a cluster each round is one
 /// distributed A*, and the rounds' decisions read only what every process has alike (the
 /// outcome, the cluster's counts of states and of successors dropped for the budget).
-pub fn astar_in_rounds<P: Space>(
+pub fn astar_in_rounds<P: Heuristic + MoveBudget>(
     space: &P,
     ctl: &SearchControl,
     plain_states: u64,
@@ -60,7 +70,10 @@ where
 
 /// A* with the likeliest last moves first: see [`engine::astar::ordered_astar`]; a plain A* on
 /// a cluster.
-pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+pub fn ordered_astar<P: Heuristic + MoveBudget>(
+    space: &P,
+    ctl: &SearchControl,
+) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
@@ -71,7 +84,7 @@ where
 }
 
 /// Bidirectional BFS to one goal state: see [`engine::bidirectional::bidirectional`].
-pub fn bidirectional<P: Space>(
+pub fn bidirectional<P: Stored>(
     space: &P,
     goal: P::State,
     ctl: &SearchControl,
@@ -83,4 +96,26 @@ where
         None => engine::bidirectional::bidirectional(space, goal, ctl),
         Some(cluster) => distributed::bidirectional(cluster, space, goal, ctl),
     }
+}
+
+/// A beam of width `width`, on this process's threads: see [`engine::beam::beam`].
+pub fn beam<P: Heuristic + MoveBudget>(
+    space: &P,
+    width: usize,
+    ctl: &SearchControl,
+) -> Beam<P::State> {
+    engine::beam::beam(space, width, ctl)
+}
+
+/// Beams of growing width for a better solution than `known`, on this process's threads: see
+/// [`engine::beam::anytime`].
+pub fn anytime<P: Heuristic + MoveBudget>(
+    space: &P,
+    first_width: usize,
+    lower_bound: u64,
+    known: Option<Vec<P::State>>,
+    budget: Duration,
+    ctl: &SearchControl,
+) -> Option<(Vec<P::State>, bool)> {
+    engine::beam::anytime(space, first_width, lower_bound, known, budget, ctl)
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use frontier::engine::bfs::bfs;
 use frontier::engine::control::Limits;
-use frontier::engine::{self, SearchControl, SearchOutcome, Space};
+use frontier::engine::{self, Heuristic, SearchControl, SearchOutcome, Space};
 use frontier::games::ice_tower::IceTower;
 use frontier::games::ice_tower::bits::Key;
 use frontier::games::ice_tower::level::{Puzzle, parse_rows};
@@ -158,8 +158,8 @@ fn compare_with_simulator<const K: usize>(puzzle: &Puzzle, depth: usize, max_sta
         let mut next = Vec::new();
         for state in &layer {
             let (mut a, mut b): (Vec<Key<K>>, Vec<Key<K>>) = (Vec::new(), Vec::new());
-            fast.successors(state, None, &mut a);
-            sim.successors(state, None, &mut b);
+            fast.successors(state, &mut a);
+            sim.successors(state, &mut b);
             a.sort();
             b.sort();
             assert_eq!(a, b, "successors of {:?}", sim.position(state));
@@ -278,7 +278,7 @@ fn exact_distances(space: &IceSpace<4, 4>) -> HashMap<Key<4>, Option<u32>> {
     while let Some(s) = todo.pop_front() {
         let mut out = Vec::new();
         if !space.is_goal(&s) {
-            space.successors(&s, None, &mut out);
+            space.successors(&s, &mut out);
         }
         for n in &out {
             if !edges.contains_key(n) {
@@ -328,7 +328,7 @@ fn the_bound_and_the_dead_states_hold_on_every_state_of_the_small_levels() {
             }
             // Under a limit the bound is the same up to the limit, and above it on both sides.
             let mut out = Vec::new();
-            space.successors(s, None, &mut out);
+            space.successors(s, &mut out);
             for limit in 0..h.map_or(1, |h| h + 2) {
                 let within = space.heuristic_within(s, limit);
                 assert_eq!(

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds};
-use crate::engine::{SearchControl, SearchOutcome, Space};
+use crate::engine::{Heuristic, MoveBudget, SearchControl, SearchOutcome, Space};
 
 /// The largest g stored (a 16-bit depth); nothing deeper is queued (as in the local engine).
 const MAX_G: u32 = u16::MAX as u32;
@@ -99,7 +99,7 @@ where
 }
 
 /// One worker's part of the search.
-pub(super) fn run<P: Space>(
+pub(super) fn run<P: Heuristic + MoveBudget>(
     rounds: &mut SearchRounds<P::State>,
     space: &P,
     ctl: &SearchControl,
@@ -117,7 +117,7 @@ where
     let mut owner = Owner {
         space,
         me,
-        store: Store::new(true),
+        store: Store::new(true, space.layout().tagged),
         open: BTreeMap::new(),
         f: None,
         g: 0,
@@ -190,7 +190,7 @@ where
                 let came_by = owner.store.came_by(space, index, me);
                 if goals_only {
                     successors.clear();
-                    space.successors(&state, came_by, &mut successors);
+                    space.successors_after(&state, came_by, &mut successors);
                     for &next in &successors {
                         if space.is_goal(&next) {
                             rounds.offer((space.canonical(next), parent, f));

@@ -11,7 +11,7 @@
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds};
-use crate::engine::{SearchControl, SearchOutcome, Space};
+use crate::engine::{MoveBudget, SearchControl, SearchOutcome, Space, Stored};
 
 /// States expanded between two looks at the dataflow (to store what arrived) and at the limits.
 const CHUNK: usize = 512;
@@ -63,7 +63,7 @@ where
 }
 
 /// One worker's part of the search.
-pub(super) fn run<P: Space>(
+pub(super) fn run<P: Stored + MoveBudget>(
     rounds: &mut SearchRounds<P::State>,
     space: &P,
     ctl: &SearchControl,
@@ -76,7 +76,7 @@ where
     let mut owner = Owner {
         space,
         me,
-        store: Store::new(false),
+        store: Store::new(false, space.layout().tagged),
         next: Vec::new(),
         stored: 0,
         goal: None,
@@ -120,7 +120,7 @@ where
                 let parent = Link::new(me, index);
                 let came_by = owner.store.came_by(space, index, me);
                 successors.clear();
-                space.successors(&state, came_by, &mut successors);
+                space.successors_after(&state, came_by, &mut successors);
                 for &next in &successors {
                     let next = space.canonical(next);
                     if !goals_only || space.is_goal(&next) {

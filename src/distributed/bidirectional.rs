@@ -12,7 +12,7 @@
 use super::cluster::Fault;
 use super::store::{Link, Offered, Store};
 use super::{Local, Offer, Portable, Report, Round, SearchRounds, path_to};
-use crate::engine::{SearchControl, SearchOutcome, Space};
+use crate::engine::{SearchControl, SearchOutcome, Stored};
 
 /// States expanded between two looks at the dataflow (to store what arrived) and at the limits.
 const CHUNK: usize = 512;
@@ -91,7 +91,7 @@ impl<S: Portable> Owner<S> {
 }
 
 /// One worker's part of the search from the start to `goal`.
-pub(super) fn run<P: Space>(
+pub(super) fn run<P: Stored>(
     rounds: &mut SearchRounds<P::State>,
     space: &P,
     goal: P::State,
@@ -109,9 +109,10 @@ where
         }
         return Ok(SearchOutcome::Found(vec![start]));
     }
+    let tagged = space.layout().tagged;
     let mut owner = Owner {
         me,
-        stores: [Store::new(false), Store::new(false)],
+        stores: [Store::new(false, tagged), Store::new(false, tagged)],
         layers: [Vec::new(), Vec::new()],
         stored: 0,
         meeting: None,
@@ -168,7 +169,7 @@ where
                 let parent = Link::new(me, index);
                 let came_by = owner.stores[side].came_by(space, index, me);
                 successors.clear();
-                space.successors(&state, came_by, &mut successors);
+                space.successors_after(&state, came_by, &mut successors);
                 for &next in &successors {
                     rounds.offer((space.canonical(next), parent, side as u32));
                 }

@@ -1,7 +1,7 @@
 //! The distributed backend: the engine's breadth-first search and A* on timely dataflow workers,
 //! in one process or across processes and hosts, for state spaces larger than one machine's
-//! memory. Games reach it only through [`crate::search`] and the [`Space`] trait; a state needs
-//! nothing more than serde ([`Portable`]).
+//! memory. Games reach it only through [`crate::search`] and the [`Space`] trait and its
+//! capabilities; a state needs nothing more than serde ([`Portable`]).
 //!
 //! - [`cluster`]: the workers (threads holding timely workers for the whole run), connecting
 //!   processes, agreeing on each search, and faults (a lost peer ends the run with its name).
@@ -34,7 +34,7 @@
 //! every process.
 //!
 //! The stores keep parent links, not move tags: a state is expanded with the tag of the move
-//! that reached it when the same worker holds its parent, else without (`Space::successors`
+//! that reached it when the same worker holds its parent, else without (`Stored::successors_after`
 //! gets `None`): a game's shortcut only skips successors that are stored already, so its
 //! absence costs messages, never answers.
 
@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 pub use cluster::{Cluster, Hosts};
 
 use crate::engine::control::{self, Limit};
-use crate::engine::{SearchControl, SearchOutcome, Space};
+use crate::engine::{Heuristic, MoveBudget, SearchControl, SearchOutcome, Space, Stored};
 use cluster::Fault;
 use rounds::Rounds;
 use store::{Link, Store};
@@ -74,7 +74,11 @@ impl<T: Copy + Eq + Hash + Send + Sync + Serialize + DeserializeOwned + 'static>
 
 /// Finds a shortest path from `space.start()` to a goal on the cluster's workers, or proves
 /// there is none: the engine's [`crate::engine::bfs::bfs`], distributed.
-pub fn bfs<P: Space>(cluster: &Cluster, space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+pub fn bfs<P: Stored + MoveBudget>(
+    cluster: &Cluster,
+    space: &P,
+    ctl: &SearchControl,
+) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
@@ -84,7 +88,11 @@ where
 }
 
 /// A* on the cluster's workers: the engine's [`crate::engine::astar::astar`], distributed.
-pub fn astar<P: Space>(cluster: &Cluster, space: &P, ctl: &SearchControl) -> SearchOutcome<P::State>
+pub fn astar<P: Heuristic + MoveBudget>(
+    cluster: &Cluster,
+    space: &P,
+    ctl: &SearchControl,
+) -> SearchOutcome<P::State>
 where
     P::State: Portable,
 {
@@ -95,7 +103,7 @@ where
 
 /// Bidirectional BFS from the start to `goal` (a reversible space) on the cluster's workers:
 /// the engine's [`crate::engine::bidirectional::bidirectional`], distributed.
-pub fn bidirectional<P: Space>(
+pub fn bidirectional<P: Stored>(
     cluster: &Cluster,
     space: &P,
     goal: P::State,

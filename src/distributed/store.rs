@@ -17,7 +17,7 @@ use std::mem::size_of;
 use hashbrown::raw::RawTable;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Space;
+use crate::engine::Stored;
 use crate::engine::visited::{PREFETCH_AHEAD, Prefetcher};
 
 /// Where a stored state lives: its worker (among all workers of the cluster) and its index in
@@ -137,11 +137,14 @@ pub struct Store<S> {
     hasher: TableHasher,
     /// The hashes of the batch being offered.
     hashes: Vec<u64>,
+    /// Whether the space tags its moves ([`crate::engine::Layout::tagged`]).
+    tagged: bool,
 }
 
 impl<S: Copy + Eq + Hash> Store<S> {
-    /// An empty store; `with_depths` keeps each state's depth (A*, which improves it).
-    pub fn new(with_depths: bool) -> Self {
+    /// An empty store; `with_depths` keeps each state's depth (A*, which improves it), and
+    /// `tagged` says whether the space tags its moves ([`Store::came_by`]).
+    pub fn new(with_depths: bool, tagged: bool) -> Self {
         Store {
             states: Column::new(),
             parents: Column::new(),
@@ -149,6 +152,7 @@ impl<S: Copy + Eq + Hash> Store<S> {
             table: RawTable::new(),
             hasher: TableHasher::with_seed(TABLE_SEED),
             hashes: Vec::new(),
+            tagged,
         }
     }
 
@@ -168,6 +172,7 @@ impl<S: Copy + Eq + Hash> Store<S> {
             table,
             hasher,
             hashes,
+            ..
         } = self;
         hashes.clear();
         hashes.extend(batch.iter().map(|(state, _, _)| hasher.hash_one(state)));
@@ -226,11 +231,11 @@ impl<S: Copy + Eq + Hash> Store<S> {
         self.parents.get(index)
     }
 
-    /// The tag of the move that reached the state at `index` ([`Space::move_tag`]), if `space`
+    /// The tag of the move that reached the state at `index` ([`Stored::move_tag`]), if `space`
     /// tags moves and worker `me` (this store's) holds the state it was reached from.
-    pub fn came_by<P: Space<State = S>>(&self, space: &P, index: u32, me: usize) -> Option<u8> {
+    pub fn came_by<P: Stored<State = S>>(&self, space: &P, index: u32, me: usize) -> Option<u8> {
         let parent = self.parent(index);
-        if !P::TAGS_MOVES || parent == Link::ROOT || parent.worker() != me {
+        if !self.tagged || parent == Link::ROOT || parent.worker() != me {
             return None;
         }
         space.move_tag(&self.state(index), &self.state(parent.index()))
@@ -278,7 +283,7 @@ mod tests {
 
     #[test]
     fn offers_store_once_and_improve_depths() {
-        let mut store = Store::new(true);
+        let mut store = Store::new(true, false);
         let a = Link::new(1, 5);
         assert_eq!(offer(&mut store, &[42], Link::ROOT, 3), [Offered::New(0)]);
         assert_eq!(
@@ -289,7 +294,7 @@ mod tests {
         assert_eq!(store.parent(0), a);
         assert_eq!(store.state(1), 43);
         assert_eq!((store.find(&43), store.find(&44)), (Some(1), None));
-        let mut plain = Store::new(false);
+        let mut plain = Store::new(false, false);
         assert_eq!(offer(&mut plain, &[42], Link::ROOT, 3), [Offered::New(0)]);
         assert_eq!(offer(&mut plain, &[42], a, 0), [Offered::Known]);
         // Many at once: the table grows before the batch.

@@ -9,7 +9,9 @@ use std::time::Duration;
 use super::{Cluster, Hosts, astar, bfs, bidirectional};
 use crate::engine::control::Limits;
 use crate::engine::tests::{EightPuzzle, HARDEST, SOLVED, checked_length};
-use crate::engine::{self, Bounded, Limit, SearchControl, SearchOutcome, Space};
+use crate::engine::{
+    self, Bounded, Heuristic, Limit, MoveBudget, SearchControl, SearchOutcome, Space, Stored,
+};
 
 /// Clusters that act as one: a single process, or the processes of a localhost cluster.
 struct Setup {
@@ -158,7 +160,7 @@ fn astar_finds_the_optimum_with_the_engines_counts() {
 
 /// [`engine::astar::in_rounds`] on `space`, each round a local A* or (`cluster`) a
 /// distributed one.
-fn rounds<P: Space<State = u64>>(
+fn rounds<P: Heuristic<State = u64> + MoveBudget>(
     cluster: Option<&Cluster>,
     space: &P,
     plain_states: u64,
@@ -260,7 +262,7 @@ impl Space for OneWay {
         1
     }
 
-    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, out: &mut Vec<u64>) {
         out.extend([
             (state * 3 + 1) % MODULUS,
             (state * 7) % MODULUS,
@@ -271,12 +273,18 @@ impl Space for OneWay {
     fn is_goal(&self, state: &u64) -> bool {
         *state == 4_242
     }
+}
 
+impl Stored for OneWay {}
+
+impl Heuristic for OneWay {
     fn heuristic(&self, state: &u64) -> Option<u32> {
         // Dead: a sixth of the states; else no information.
         (state % 6 != 5).then_some(0)
     }
+}
 
+impl MoveBudget for OneWay {
     fn max_depth(&self) -> Option<u32> {
         self.max_depth
     }

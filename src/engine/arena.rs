@@ -9,11 +9,11 @@
 //! A*'s open buckets.
 //!
 //! What a slot holds ([`Storage`]): the state's first [`Storage::width`] bytes (a game's
-//! [`super::Space::state_bytes`]: a 41-bit sliding-block key takes 6 bytes, not 8); a parent
+//! [`super::Layout::bytes`]: a 41-bit sliding-block key takes 6 bytes, not 8); a parent
 //! index unless the space is reversible (its paths are rebuilt backwards from depths, see
 //! [`super::visited::Visited::path_back`]); and for A* a depth, exact in 16 bits or, in a
 //! reversible space, modulo 256 in 8 ([`Depths`]); and where the game tags its moves, the tag
-//! of the move that reached it ([`super::Space::move_tag`], 8 bits). So a state of a reversible
+//! of the move that reached it ([`super::Stored::move_tag`], 8 bits). So a state of a reversible
 //! space's A* costs its packed bytes and two, where it used to cost them and six.
 //!
 //! Concurrency: workers append from inside the visited set's shard write locks, several shards

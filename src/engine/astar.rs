@@ -1,4 +1,4 @@
-//! Parallel A* in f-layers, for spaces with an admissible, consistent [`Space::heuristic`].
+//! Parallel A* in f-layers, for spaces with an admissible, consistent [`Heuristic::heuristic`].
 //!
 //! Open states live in buckets keyed by (f, g). Buckets are taken in increasing f, and within one
 //! f in increasing g: with unit moves and a consistent heuristic a successor of a state in
@@ -12,15 +12,15 @@
 //!
 //! The first goal met with f equal to the bound being worked on is optimal: every state with a
 //! smaller f has been expanded. As in [`super::bfs`], the bucket in which it is met is finished
-//! first so the counts do not depend on thread timing. With the default heuristic (always 0) this
-//! is breadth-first search with a little more memory per state.
+//! first so the counts do not depend on thread timing. With a heuristic that is always 0 this is
+//! breadth-first search with a little more memory per state.
 //!
 //! [`ordered_astar`] is the variant for spaces with a large branching factor and a weak
 //! heuristic, where the last f layer is by far the largest, yet the game can tell which states
-//! are likelier to finish ([`Space::tiebreak`], smaller first). Any goal met at the current f
+//! are likelier to finish ([`Heuristic::work_left`], smaller first). Any goal met at the current f
 //! is optimal, and at f the goals are the successors of the states in bucket (f, f − 1); so:
 //! - Those states are first only searched for a goal among their successors, nothing stored;
-//!   then each is queued again in bucket (f + 1, f − 1), with the smallest tiebreak among its
+//!   then each is queued again in bucket (f + 1, f − 1), with the least work left among its
 //!   successors as its priority, for a full expansion should the search get there.
 //! - Within a layer, buckets are expanded in waves of increasing priority (1024 states, then
 //!   doubling), and after each wave of bucket (f, g) the states it queued in (f, g + 1) are
@@ -30,7 +30,7 @@
 //!   per f (g = f − h), so it is never reached again with a smaller g in the same layer.
 //!
 //! Waves are cut from a deterministic order (priority, then state hash), so the counts still
-//! do not depend on thread timing. A queued state's priority is its own tiebreak, computed again
+//! do not depend on thread timing. A queued state's priority is its own work left, computed again
 //! when its bucket is sorted; only a state queued again after a goals-only expansion carries
 //! one (the best of its successors').
 //!
@@ -47,7 +47,7 @@ use rayon::prelude::*;
 use super::bfs::{chunk_size, full, grow_ahead};
 use super::control::{Limit, Limits};
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
-use super::{Bounded, SearchControl, SearchOutcome, Space};
+use super::{Bounded, Heuristic, MoveBudget, SearchControl, SearchOutcome};
 
 /// The fewest queued states of a bucket that are searched for a goal in parallel.
 const PARALLEL_SCAN: usize = 1 << 16;
@@ -107,7 +107,7 @@ enum Expansion {
 }
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
-pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
+pub fn astar<P: Heuristic + MoveBudget>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
     Search::new(space, ctl, false).run()
 }
 
@@ -119,7 +119,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
 /// without one proves that no solution has `t` moves or fewer, which the control's depth then
 /// says; if it dropped nothing for its budget ([`SearchControl::cut`]), it searched the whole
 /// space, and there is no solution at all. The rounds go up to the space's own
-/// [`Space::max_depth`], if any.
+/// [`MoveBudget::max_depth`], if any.
 ///
 /// Small searches are better off as one A*, which does nothing twice: so the first round is
 /// plain [`astar`] under the space's own budget, stopped once it has stored `plain_states`
@@ -130,7 +130,7 @@ pub fn astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State
 /// pushes: 1.12 G states stored, 162 M expanded). A round stores about what it expands. The
 /// price is expanding the earlier rounds' states again: a fraction of about 1/(b − 1) more,
 /// where each f-layer holds b times the one before.
-pub fn in_rounds<P: Space>(
+pub fn in_rounds<P: Heuristic + MoveBudget>(
     space: &P,
     ctl: &SearchControl,
     plain_states: u64,
@@ -198,11 +198,14 @@ pub fn in_rounds<P: Space>(
 
 /// [`astar`] with partial expansion and the last moves searched likeliest first (see the
 /// module doc).
-pub fn ordered_astar<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
+pub fn ordered_astar<P: Heuristic + MoveBudget>(
+    space: &P,
+    ctl: &SearchControl,
+) -> SearchOutcome<P::State> {
     Search::new(space, ctl, true).run()
 }
 
-struct Search<'a, P: Space> {
+struct Search<'a, P: Heuristic + MoveBudget> {
     space: &'a P,
     ctl: &'a SearchControl,
     ordered: bool,
@@ -213,7 +216,7 @@ struct Search<'a, P: Space> {
     expanded: u64,
 }
 
-impl<'a, P: Space> Search<'a, P> {
+impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
     fn new(space: &'a P, ctl: &'a SearchControl, ordered: bool) -> Self {
         Search {
             space,
@@ -330,7 +333,7 @@ impl<'a, P: Space> Search<'a, P> {
         let hasher = StateHasher::default();
         let key = |index: u32, priority: Option<u32>| {
             let state = visited.state(index);
-            let priority = priority.unwrap_or_else(|| space.tiebreak(&state));
+            let priority = priority.unwrap_or_else(|| space.work_left(&state));
             (priority, hasher.hash_one(state), index)
         };
         let mut keyed: Vec<(u32, u64, u32)> = bucket
@@ -412,7 +415,7 @@ impl<'a, P: Space> Search<'a, P> {
 
 /// Expands the states of one chunk of bucket (f, g) with a worker's reused buffers; `ordered`
 /// searches defer goals-only expansions with a priority.
-fn expand_chunk<P: Space>(
+fn expand_chunk<P: Heuristic + MoveBudget>(
     space: &P,
     visited: &Visited<P::State>,
     ctl: &SearchControl,
@@ -442,7 +445,7 @@ fn expand_chunk<P: Space>(
         let state = visited.state(index);
         if goals_only {
             successors.clear();
-            space.successors(&state, visited.came_by(index), successors);
+            space.successors_after(&state, visited.came_by(index), successors);
             let mut best = u32::MAX;
             // Only goals are stored here, so only they are made canonical (a class is alike
             // in goals and tie-breaks).
@@ -452,7 +455,7 @@ fn expand_chunk<P: Space>(
                     batch.push(next, index, space.move_tag(&next, &state), g + 1, f);
                 } else {
                     if ordered {
-                        best = best.min(space.tiebreak(&next));
+                        best = best.min(space.work_left(&next));
                     }
                     cut += u64::from(last_layer);
                 }

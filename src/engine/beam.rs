@@ -1,5 +1,5 @@
 //! Beam search: breadth-first, but each layer keeps only the `width` states that look closest to
-//! done: the smallest [`Space::tiebreak`] (a game's measure of the work left, such as fires
+//! done: the smallest [`Heuristic::work_left`] (a game's measure of the work left, such as fires
 //! still burning), then the smallest heuristic. It finds solutions quickly in spaces far too
 //! large to search whole, and proves nothing about them: its answer is an upper bound, which an
 //! optimal search can then use to prune. [`anytime`] runs beams of growing width and keeps the
@@ -12,7 +12,7 @@
 //!
 //! A layer is expanded in parallel chunks like a BFS layer. The successors are looked up in the
 //! visited set without being stored ([`Visited::probe_batch`]); the new ones, deduplicated,
-//! are ranked by (tiebreak, heuristic, state hash), a deterministic order, and only the best
+//! are ranked by (work left, heuristic, state hash), a deterministic order, and only the best
 //! `width` are stored, with their parent, and form the next layer. So the set holds at most
 //! `width` states per layer, and a run's counts do not depend on the threads.
 
@@ -24,9 +24,9 @@ use rayon::prelude::*;
 use super::arena::{Depths, Storage};
 use super::bfs::chunk_size;
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
-use super::{Bounded, SearchControl, SearchOutcome, Space};
+use super::{Bounded, Heuristic, MoveBudget, SearchControl, SearchOutcome};
 
-/// A successor waiting to be ranked: (tiebreak, heuristic, hash) orders it.
+/// A successor waiting to be ranked: (work left, heuristic, hash) orders it.
 type Ranked<S> = (u32, u32, u64, S, u32);
 
 /// What a beam found, and whether it was exact: a beam that never had to drop a state was a
@@ -39,24 +39,29 @@ pub struct Beam<S> {
 
 /// Searches `space` with beams of width `width`; finds a path, not always a shortest one.
 /// `Exhausted` means only that the beam lost every state, unless the beam was exact.
-pub fn beam<P: Space>(space: &P, width: usize, ctl: &SearchControl) -> Beam<P::State> {
+pub fn beam<P: Heuristic + MoveBudget>(
+    space: &P,
+    width: usize,
+    ctl: &SearchControl,
+) -> Beam<P::State> {
     let mut exact = true;
     let outcome = beam_search(space, width, ctl, &mut exact);
     Beam { outcome, exact }
 }
 
-fn beam_search<P: Space>(
+fn beam_search<P: Heuristic + MoveBudget>(
     space: &P,
     width: usize,
     ctl: &SearchControl,
     exact: &mut bool,
 ) -> SearchOutcome<P::State> {
     // A beam's layers are not every state at their depth, so a path is rebuilt by parents.
+    let layout = space.layout();
     let visited = Visited::new(Storage {
-        width: space.state_bytes(),
+        width: layout.bytes,
         parents: true,
         depths: Depths::None,
-        tags: P::TAGS_MOVES,
+        tags: layout.tagged,
     });
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
@@ -103,7 +108,7 @@ fn beam_search<P: Space>(
         ranked.truncate(width);
         let mut batch = Batch::new();
         for &(_, _, _, state, parent) in &ranked {
-            let move_tag = if P::TAGS_MOVES {
+            let move_tag = if layout.tagged {
                 space.move_tag(&state, &visited.state(parent))
             } else {
                 None
@@ -128,9 +133,9 @@ fn beam_search<P: Space>(
 /// ranks, `depth` moves from the start. Dead states (no heuristic) are left out, and so are
 /// those whose heuristic says they cannot reach a goal within the space's move budget, as
 /// [`super::astar`] leaves them out: the game is asked for the successors within what the
-/// budget leaves ([`Space::successors_within`]), so that it can drop them before the rest of
+/// budget leaves ([`Heuristic::successors_within`]), so that it can drop them before the rest of
 /// their work.
-fn successors_of<P: Space>(
+fn successors_of<P: Heuristic + MoveBudget>(
     space: &P,
     visited: &Visited<P::State>,
     chunk: &[u32],
@@ -167,7 +172,7 @@ fn successors_of<P: Space>(
         })
         .map(|((&(state, parent), &(_, h)), _)| {
             (
-                space.tiebreak(&state),
+                space.work_left(&state),
                 h,
                 hasher.hash_one(state),
                 state,
@@ -184,7 +189,7 @@ fn successors_of<P: Space>(
 /// finish in fewer moves is dropped before it takes a place in the beam. Returns the shortest
 /// path known, if any, and whether it is proven shortest: by the lower bound, or by an exact
 /// beam (one that dropped nothing for its width searched everything shorter).
-pub fn anytime<P: Space>(
+pub fn anytime<P: Heuristic + MoveBudget>(
     space: &P,
     first_width: usize,
     lower_bound: u64,

@@ -13,8 +13,8 @@
 //! the set. The search's allocations reach the [`SearchControl`] after every chunk,
 //! so that a memory budget stops a large layer while it grows.
 //!
-//! With a move budget ([`Space::max_depth`]) the layer at the bound is searched for goals only:
-//! nothing else of it is stored.
+//! With a move budget ([`MoveBudget::max_depth`]) the layer at the bound is searched for goals
+//! only: nothing else of it is stored.
 
 use std::ops::Range;
 
@@ -23,10 +23,10 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::visited::{Batch, Scratch, ScratchPool, Visited};
-use super::{Limit, SearchControl, SearchOutcome, Space};
+use super::{Limit, MoveBudget, SearchControl, SearchOutcome, Stored};
 
 /// Finds a shortest path from `space.start()` to a goal, or proves there is none.
-pub fn bfs<P: Space>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
+pub fn bfs<P: Stored + MoveBudget>(space: &P, ctl: &SearchControl) -> SearchOutcome<P::State> {
     let visited = Visited::for_space(space, false);
     let scratch = ScratchPool::new();
     let start = space.canonical(space.start());
@@ -114,7 +114,7 @@ pub(crate) enum Target<'a, S> {
 /// new successor in `visited` with its parent and returns the layer of the new states, with the
 /// index of a target among them (the first of its chunk, of the first chunk that has one).
 /// Stops early, with a partial layer, once `ctl` is stopped.
-pub(crate) fn expand_layer<P: Space>(
+pub(crate) fn expand_layer<P: Stored>(
     space: &P,
     visited: &Visited<P::State>,
     scratch: &ScratchPool<P::State>,
@@ -201,7 +201,7 @@ pub(crate) fn chunk_size(layer: usize) -> usize {
 /// Expands one chunk of a layer (whose holes are `holes`) with a worker's reused buffers;
 /// returns the number of new states, of states expanded (the chunk's indices less its holes)
 /// and the first new target.
-fn expand_chunk<P: Space>(
+fn expand_chunk<P: Stored>(
     space: &P,
     visited: &Visited<P::State>,
     chunk: Range<u32>,
@@ -223,7 +223,7 @@ fn expand_chunk<P: Space>(
         expanded += 1;
         let state = visited.state(index);
         successors.clear();
-        space.successors(&state, visited.came_by(index), successors);
+        space.successors_after(&state, visited.came_by(index), successors);
         for &next in successors.iter() {
             let next = space.canonical(next);
             if !matches!(target, Target::Goal { only: true }) || space.is_goal(&next) {
@@ -240,7 +240,7 @@ fn expand_chunk<P: Space>(
 
 /// Hands a batch of successors to the set; returns how many were new, and sets `found` to the
 /// first target among them if it has none yet.
-fn settle<P: Space>(
+fn settle<P: Stored>(
     space: &P,
     visited: &Visited<P::State>,
     batch: &mut Batch<P::State>,

@@ -16,7 +16,7 @@
 use super::arena::{Depths, Storage};
 use super::bfs::{Layer, Target, expand_layer, full, layer_depth};
 use super::visited::{ScratchPool, Visited};
-use super::{SearchControl, SearchOutcome, Space};
+use super::{SearchControl, SearchOutcome, Space, Stored};
 
 /// One direction of the search.
 struct Side<S> {
@@ -28,12 +28,13 @@ struct Side<S> {
 }
 
 impl<S: bytemuck::Pod + Eq + std::hash::Hash> Side<S> {
-    fn new<P: Space<State = S>>(space: &P, root: S) -> Self {
+    fn new<P: Stored<State = S>>(space: &P, root: S) -> Self {
+        let layout = space.layout();
         let visited = Visited::new(Storage {
-            width: space.state_bytes(),
+            width: layout.bytes,
             parents: false,
             depths: Depths::None,
-            tags: P::TAGS_MOVES,
+            tags: layout.tagged,
         });
         let root = visited.insert_root(root);
         Side {
@@ -57,7 +58,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash> Side<S> {
 
 /// Finds a shortest path from `space.start()` to `goal`, or proves there is none. The moves of
 /// `space` must be reversible; its `is_goal` is not consulted.
-pub fn bidirectional<P: Space>(
+pub fn bidirectional<P: Stored>(
     space: &P,
     goal: P::State,
     ctl: &SearchControl,

@@ -224,7 +224,7 @@ impl Progress {
         }
     }
 
-    /// Counts successors dropped because the space's move budget ([`super::Space::max_depth`])
+    /// Counts successors dropped because the space's move budget ([`super::MoveBudget::max_depth`])
     /// leaves them no room: with a larger budget the search would have gone on. Counted by the
     /// local [`super::astar::astar`], for [`super::astar::in_rounds`].
     pub fn add_cut(&self, dropped: u64) {

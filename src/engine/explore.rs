@@ -19,9 +19,9 @@
 //! - [`analyze`]: both, for one level (`frontier analyze`): states, layers, eccentricity, goal
 //!   states, the optimum and the number of optimal solutions.
 //!
-//! A space with a move budget ([`Space::max_depth`]) is explored up to its budget: the states
-//! beyond it are not part of the level. A search stopped by a limit still says how far it got:
-//! [`Unfinished`] holds the layers it completed, which are exact.
+//! A space with a move budget ([`MoveBudget::max_depth`]) is explored up to its budget: the
+//! states beyond it are not part of the level. A search stopped by a limit still says how far
+//! it got: [`Unfinished`] holds the layers it completed, which are exact.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use super::bfs::{Layer, Target, chunk_size, expand_layer, full};
 use super::bounded::Bounded;
 use super::visited::{ScratchPool, Visited};
-use super::{Limit, SearchControl, Space};
+use super::{Layout, Limit, MoveBudget, SearchControl, Space, Stored, forward};
 
 /// The layers of an exhausted search: every state reachable from the sources, by distance.
 pub struct Exploration<S> {
@@ -82,14 +82,10 @@ impl<P: Space> Space for Exhaustive<'_, P> {
     fn start(&self) -> P::State {
         self.space.start()
     }
-    const TAGS_MOVES: bool = P::TAGS_MOVES;
-    fn successors(&self, state: &P::State, came_by: Option<u8>, out: &mut Vec<P::State>) {
+    fn successors(&self, state: &P::State, out: &mut Vec<P::State>) {
         if self.expand_goals || !self.space.is_goal(state) {
-            self.space.successors(state, came_by, out);
+            self.space.successors(state, out);
         }
-    }
-    fn move_tag(&self, state: &P::State, parent: &P::State) -> Option<u8> {
-        self.space.move_tag(state, parent)
     }
     fn is_goal(&self, _: &P::State) -> bool {
         false
@@ -97,22 +93,33 @@ impl<P: Space> Space for Exhaustive<'_, P> {
     fn canonical(&self, state: P::State) -> P::State {
         self.space.canonical(state)
     }
-    fn max_depth(&self) -> Option<u32> {
-        self.space.max_depth()
+}
+
+impl<P: Stored> Stored for Exhaustive<'_, P> {
+    fn layout(&self) -> Layout {
+        let layout = self.space.layout();
+        Layout {
+            // Goals left unexpanded would be dead ends.
+            reversible: self.expand_goals && layout.reversible,
+            ..layout
+        }
     }
-    fn reversible(&self) -> bool {
-        // Goals left unexpanded would be dead ends.
-        self.expand_goals && self.space.reversible()
+    fn move_tag(&self, state: &P::State, parent: &P::State) -> Option<u8> {
+        self.space.move_tag(state, parent)
     }
-    fn state_bytes(&self) -> usize {
-        self.space.state_bytes()
+    fn successors_after(&self, state: &P::State, came_by: Option<u8>, out: &mut Vec<P::State>) {
+        if self.expand_goals || !self.space.is_goal(state) {
+            self.space.successors_after(state, came_by, out);
+        }
     }
 }
+
+forward!(impl[P: MoveBudget] MoveBudget for Exhaustive<'_, P> => space);
 
 /// Explores everything reachable from `sources` (at least one), goals expanded like any state
 /// unless `expand_goals` is false (a game that ends at its goal), and keeps every layer; returns
 /// the limit and the layers completed instead when `ctl` stops it first.
-pub fn explore<P: Space>(
+pub fn explore<P: Stored + MoveBudget>(
     space: &P,
     sources: &[P::State],
     expand_goals: bool,
@@ -127,7 +134,7 @@ pub fn explore<P: Space>(
 /// looked up again. `each_layer(exploration, d)` sees every layer d once, complete, while it is
 /// still stored, and says whether the layers before the last two may go from now on. In a
 /// space that is not reversible every layer is kept.
-pub fn explore_frontier<P: Space>(
+pub fn explore_frontier<P: Stored + MoveBudget>(
     space: &P,
     sources: &[P::State],
     expand_goals: bool,
@@ -138,7 +145,7 @@ pub fn explore_frontier<P: Space>(
         space,
         expand_goals,
     };
-    let reversible = exhaustive.reversible();
+    let reversible = exhaustive.layout().reversible;
     let visited = Visited::for_space(&exhaustive, false);
     let scratch = ScratchPool::new();
     let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
@@ -188,7 +195,7 @@ pub fn explore_frontier<P: Space>(
 /// Counts the states reachable from the start, the start included, by exhausting the space.
 /// With `expand_goals` false, goal states are counted but not expanded (the reachable set of a
 /// game that ends at its goal). Returns the limit instead when `ctl` stops the search first.
-pub fn count_reachable<P: Space>(
+pub fn count_reachable<P: Stored + MoveBudget>(
     space: &P,
     expand_goals: bool,
     ctl: &SearchControl,
@@ -229,7 +236,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
 
     /// The number of shortest paths from the sources to the goals of layer `optimum` (the first
     /// with one): distinct optimal solutions, saturating at `u64::MAX`.
-    fn optimal_paths<P: Space<State = S>>(
+    fn optimal_paths<P: Stored<State = S> + MoveBudget>(
         &self,
         space: &P,
         optimum: u32,
@@ -265,7 +272,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
     /// set: each copy moves at most as many states as were added since the one before, so the
     /// copies cost at most one more insertion per state, and the set never holds much more than
     /// twice the two widest consecutive layers.
-    fn drop_old_layers<P: Space<State = S>>(
+    fn drop_old_layers<P: Stored<State = S> + MoveBudget>(
         &mut self,
         space: &P,
         scratch: &ScratchPool<S>,
@@ -326,7 +333,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
 
     /// The number of shortest paths from the sources to each state of layers `0..=last`, by
     /// arena index (`u64::MAX`: at least that many); 0 for holes and deeper states.
-    pub fn path_counts<P: Space<State = S>>(
+    pub fn path_counts<P: Stored<State = S> + MoveBudget>(
         &self,
         space: &P,
         last: u32,
@@ -359,7 +366,7 @@ impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
                     for p in indices.filter(|i| !holes.iter().any(|h| h.contains(i))) {
                         let state = self.visited.state(p);
                         s.successors.clear();
-                        space.successors(&state, self.visited.came_by(p), &mut s.successors);
+                        space.successors_after(&state, self.visited.came_by(p), &mut s.successors);
                         for next in s.successors.iter_mut() {
                             *next = space.canonical(*next);
                         }
@@ -457,7 +464,7 @@ pub const HOLD_STATES: u64 = 1 << 26;
 /// optimal solutions are counted, at the optimum's layer, or once it holds more than
 /// [`HOLD_STATES`] states; in that case they are counted afterwards, over the layers up to the
 /// optimum explored again.
-pub fn analyze<P: Space>(
+pub fn analyze<P: Stored + MoveBudget>(
     space: &P,
     expand_goals: bool,
     ctl: &SearchControl,
@@ -466,7 +473,7 @@ pub fn analyze<P: Space>(
 }
 
 /// [`analyze`], keeping every layer while no goal is found only up to `hold` states.
-pub(crate) fn analyze_holding<P: Space>(
+pub(crate) fn analyze_holding<P: Stored + MoveBudget>(
     space: &P,
     expand_goals: bool,
     hold: u64,

@@ -10,7 +10,9 @@ use super::bfs::{self, bfs};
 use super::bidirectional::bidirectional;
 use super::control::Limits;
 use super::explore::{self, count_reachable};
-use super::{Bounded, Limit, SearchControl, SearchOutcome, Space};
+use super::{
+    Bounded, Heuristic, Layout, Limit, MoveBudget, SearchControl, SearchOutcome, Space, Stored,
+};
 
 /// The 8-puzzle: tile (0 = blank) of each cell, 4 bits per cell, cells row-major.
 pub(crate) struct EightPuzzle {
@@ -52,9 +54,28 @@ impl Space for EightPuzzle {
     fn start(&self) -> u64 {
         self.start
     }
+    fn successors(&self, state: &Self::State, out: &mut Vec<Self::State>) {
+        self.successors_after(state, None, out)
+    }
+
+    fn is_goal(&self, state: &u64) -> bool {
+        *state == self.goal
+    }
+}
+
+impl Stored for EightPuzzle {
+    /// Sliding a tile back undoes a move: no parent links, paths rebuilt backwards.
+    /// Nine 4-bit cells: 36 bits, 5 bytes.
+    fn layout(&self) -> Layout {
+        Layout {
+            bytes: 5,
+            reversible: true,
+            tagged: true,
+        }
+    }
 
     /// Every slide but the one undoing the last (the blank going back where it came from).
-    fn successors(&self, state: &u64, came_by: Option<u8>, out: &mut Vec<u64>) {
+    fn successors_after(&self, state: &u64, came_by: Option<u8>, out: &mut Vec<u64>) {
         let blank = blank(*state);
         let (row, col) = (blank / 3, blank % 3);
         let neighbours = [
@@ -72,17 +93,13 @@ impl Space for EightPuzzle {
         }
     }
 
-    const TAGS_MOVES: bool = true;
-
     /// Where the blank came from.
     fn move_tag(&self, _state: &u64, parent: &u64) -> Option<u8> {
         Some(blank(*parent) as u8)
     }
+}
 
-    fn is_goal(&self, state: &u64) -> bool {
-        *state == self.goal
-    }
-
+impl Heuristic for EightPuzzle {
     fn heuristic(&self, state: &u64) -> Option<u32> {
         if !self.manhattan {
             return Some(0);
@@ -96,17 +113,9 @@ impl Space for EightPuzzle {
             .sum::<usize>();
         Some(distance as u32)
     }
-
-    /// Sliding a tile back undoes a move: no parent links, paths rebuilt backwards.
-    fn reversible(&self) -> bool {
-        true
-    }
-
-    /// Nine 4-bit cells: 36 bits, 5 bytes.
-    fn state_bytes(&self) -> usize {
-        5
-    }
 }
+
+impl MoveBudget for EightPuzzle {}
 
 /// A search of the 8-puzzle.
 type Search = fn(&EightPuzzle, &SearchControl) -> SearchOutcome<u64>;
@@ -126,10 +135,40 @@ pub(crate) fn checked_length(space: &EightPuzzle, path: &[u64]) -> usize {
     assert_eq!(path.last(), Some(&space.goal));
     for pair in path.windows(2) {
         let mut next = Vec::new();
-        space.successors(&pair[0], None, &mut next);
+        space.successors(&pair[0], &mut next);
         assert!(next.contains(&pair[1]), "not one move apart");
     }
     path.len() - 1
+}
+
+#[test]
+fn a_bounded_space_forwards_every_capability_but_its_budget() {
+    let space = EightPuzzle::new(HARDEST, true);
+    let bounded = Bounded {
+        space: &space,
+        max_depth: 40,
+    };
+    assert_eq!(bounded.layout(), space.layout());
+    assert_eq!(bounded.max_depth(), Some(40));
+    let start = space.start();
+    let (mut plain, mut laid) = (Vec::new(), Vec::new());
+    space.successors(&start, &mut plain);
+    bounded.successors(&start, &mut laid);
+    assert_eq!(laid, plain);
+    for &next in &plain {
+        assert_eq!(
+            bounded.move_tag(&next, &start),
+            space.move_tag(&next, &start)
+        );
+        let tag = space.move_tag(&next, &start);
+        let (mut plain_after, mut laid_after) = (Vec::new(), Vec::new());
+        space.successors_after(&next, tag, &mut plain_after);
+        bounded.successors_after(&next, tag, &mut laid_after);
+        assert_eq!(laid_after, plain_after);
+        assert!(!laid_after.contains(&start), "the tag skips the move back");
+        assert_eq!(bounded.heuristic(&next), space.heuristic(&next));
+        assert_eq!(bounded.work_left(&next), space.work_left(&next));
+    }
 }
 
 #[test]
@@ -266,15 +305,23 @@ impl Space for Line {
     fn start(&self) -> u32 {
         0
     }
-    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, out: &mut Vec<u32>) {
         out.extend([state + 1, state + 2].into_iter().filter(|&s| s <= 10));
     }
     fn is_goal(&self, state: &u32) -> bool {
         *state == 10
     }
+}
+
+impl Stored for Line {}
+
+impl Heuristic for Line {
     fn heuristic(&self, state: &u32) -> Option<u32> {
         Some((10 - state).div_ceil(2))
     }
+}
+
+impl MoveBudget for Line {
     fn max_depth(&self) -> Option<u32> {
         self.max_depth
     }
@@ -299,7 +346,7 @@ impl Space for Wide {
     fn start(&self) -> u32 {
         5000
     }
-    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, out: &mut Vec<u32>) {
         match *state {
             5000 => out.extend(0..5000),
             4321 => out.push(5001),
@@ -309,13 +356,20 @@ impl Space for Wide {
     fn is_goal(&self, state: &u32) -> bool {
         *state == 5001
     }
+}
+
+impl Stored for Wide {}
+
+impl Heuristic for Wide {
     fn heuristic(&self, state: &u32) -> Option<u32> {
         Some(u32::from(*state != 5001))
     }
-    fn tiebreak(&self, state: &u32) -> u32 {
+    fn work_left(&self, state: &u32) -> u32 {
         u32::from(self.prefer && *state != 4321)
     }
 }
+
+impl MoveBudget for Wide {}
 
 #[test]
 fn ordered_astar_expands_the_preferred_states_first_and_stops_at_a_goal() {
@@ -392,7 +446,7 @@ fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
 }
 
 /// [`astar::in_rounds`] with the local A* for each round.
-fn rounds_of_astar<P: Space>(
+fn rounds_of_astar<P: Heuristic + MoveBudget>(
     space: &P,
     ctl: &SearchControl,
     plain_states: u64,
@@ -550,7 +604,7 @@ fn a_child_search_never_has_more_memory_than_its_level() {
 }
 
 /// Numbers from 0, each move +1 or +3, up to 30; the goal is 30. The heuristic says nothing
-/// (0); the work left (`tiebreak`) is the distance to 30.
+/// (0); the work left (`work_left`) is the distance to 30.
 struct Ranked;
 
 impl Space for Ranked {
@@ -558,16 +612,26 @@ impl Space for Ranked {
     fn start(&self) -> u32 {
         0
     }
-    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, out: &mut Vec<u32>) {
         out.extend([state + 1, state + 3].into_iter().filter(|&s| s <= 30));
     }
     fn is_goal(&self, state: &u32) -> bool {
         *state == 30
     }
-    fn tiebreak(&self, state: &u32) -> u32 {
+}
+
+impl Stored for Ranked {}
+
+impl Heuristic for Ranked {
+    fn heuristic(&self, _: &u32) -> Option<u32> {
+        Some(0)
+    }
+    fn work_left(&self, state: &u32) -> u32 {
         30 - state
     }
 }
+
+impl MoveBudget for Ranked {}
 
 #[test]
 fn a_beam_keeps_the_states_with_the_least_work_left() {
@@ -588,7 +652,7 @@ impl Space for Fan {
         0
     }
 
-    fn successors(&self, state: &u64, _came_by: Option<u8>, out: &mut Vec<u64>) {
+    fn successors(&self, state: &u64, out: &mut Vec<u64>) {
         out.extend((1..=1000).map(|i| state * 1000 + i));
     }
 
@@ -596,6 +660,17 @@ impl Space for Fan {
         false
     }
 }
+
+impl Stored for Fan {}
+
+/// No bound: A* searches it blind.
+impl Heuristic for Fan {
+    fn heuristic(&self, _: &u64) -> Option<u32> {
+        Some(0)
+    }
+}
+
+impl MoveBudget for Fan {}
 
 /// Runs a search under a memory limit: it must stop for memory, and within a hash-table
 /// doubling of the limit rather than after the whole second layer (tens of megabytes).
@@ -657,7 +732,7 @@ impl Space for OneWay {
         1
     }
 
-    fn successors(&self, state: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+    fn successors(&self, state: &u32, out: &mut Vec<u32>) {
         out.extend(
             [state + 1, state * 2, state * 3]
                 .into_iter()
@@ -668,7 +743,11 @@ impl Space for OneWay {
     fn is_goal(&self, state: &u32) -> bool {
         *state == self.target
     }
+}
 
+impl Stored for OneWay {}
+
+impl Heuristic for OneWay {
     fn heuristic(&self, state: &u32) -> Option<u32> {
         if *state > self.target {
             return None;
@@ -683,6 +762,8 @@ impl Space for OneWay {
         Some(bound)
     }
 }
+
+impl MoveBudget for OneWay {}
 
 /// Fewest moves from 1 to each number up to `limit`, by dynamic programming over the
 /// (increasing) moves.
@@ -726,7 +807,7 @@ fn paths_are_rebuilt_from_parent_indices_in_a_space_without_reverse_moves() {
                     assert_eq!(path.last(), Some(&target));
                     for pair in path.windows(2) {
                         let mut next = Vec::new();
-                        space.successors(&pair[0], None, &mut next);
+                        space.successors(&pair[0], &mut next);
                         assert!(next.contains(&pair[1]), "{name}: {pair:?} is not a move");
                     }
                     assert_eq!(
@@ -844,7 +925,7 @@ fn a_beam_follows_one_way_moves_and_its_counts_do_not_depend_on_threads() {
     assert_eq!((path[0], *path.last().unwrap()), (1, 77_777));
     for pair in path.windows(2) {
         let mut next = Vec::new();
-        space.successors(&pair[0], None, &mut next);
+        space.successors(&pair[0], &mut next);
         assert!(next.contains(&pair[1]), "{pair:?} is not a move");
     }
     assert!(path.len() as u32 > one_way_distances(100_000)[77_777]);
@@ -904,7 +985,7 @@ impl Maze {
         let mut next = Vec::new();
         while let Some(cell) = queue.pop_front() {
             next.clear();
-            self.successors(&cell, None, &mut next);
+            self.successors(&cell, &mut next);
             for &n in &next {
                 if dist[n as usize] == usize::MAX {
                     dist[n as usize] = dist[cell as usize] + 1;
@@ -922,9 +1003,26 @@ impl Space for Maze {
     fn start(&self) -> u32 {
         0
     }
+    fn successors(&self, state: &Self::State, out: &mut Vec<Self::State>) {
+        self.successors_after(state, None, out)
+    }
+
+    fn is_goal(&self, &cell: &u32) -> bool {
+        cell == self.goal()
+    }
+}
+
+impl Stored for Maze {
+    fn layout(&self) -> Layout {
+        Layout {
+            bytes: 2,
+            reversible: self.reversible,
+            tagged: true,
+        }
+    }
 
     /// Every step but back to where the last one came from.
-    fn successors(&self, &cell: &u32, came_by: Option<u8>, out: &mut Vec<u32>) {
+    fn successors_after(&self, &cell: &u32, came_by: Option<u8>, out: &mut Vec<u32>) {
         let (w, cells) = (self.width, self.walls.len() as u32);
         let neighbours = [
             (cell >= w).then(|| cell - w),
@@ -941,8 +1039,6 @@ impl Space for Maze {
         );
     }
 
-    const TAGS_MOVES: bool = true;
-
     /// The step's direction, as its index among the neighbours (up, down, left, right: the
     /// opposite of step `d` is `d ^ 1`).
     fn move_tag(&self, &cell: &u32, &parent: &u32) -> Option<u8> {
@@ -957,11 +1053,9 @@ impl Space for Maze {
             3
         })
     }
+}
 
-    fn is_goal(&self, &cell: &u32) -> bool {
-        cell == self.goal()
-    }
-
+impl Heuristic for Maze {
     /// Manhattan distance: consistent, and weak enough in a maze that A* meets many states
     /// again by shorter ways.
     fn heuristic(&self, &cell: &u32) -> Option<u32> {
@@ -969,15 +1063,9 @@ impl Space for Maze {
         let w = self.width;
         Some((cell / w).abs_diff(goal / w) + (cell % w).abs_diff(goal % w))
     }
-
-    fn reversible(&self) -> bool {
-        self.reversible
-    }
-
-    fn state_bytes(&self) -> usize {
-        2
-    }
 }
+
+impl MoveBudget for Maze {}
 
 type MazeSearch = fn(&Maze, &SearchControl) -> SearchOutcome<u32>;
 
@@ -1008,7 +1096,7 @@ fn reversible_spaces_rebuild_paths_without_parents_beyond_256_moves() {
                 assert_eq!(path.last(), Some(&maze.goal()));
                 for pair in path.windows(2) {
                     let mut next = Vec::new();
-                    maze.successors(&pair[0], None, &mut next);
+                    maze.successors(&pair[0], &mut next);
                     assert!(next.contains(&pair[1]), "{name}: {pair:?} is not a move");
                 }
                 let stats = ctl.progress.stats();
@@ -1044,7 +1132,7 @@ pub(crate) fn brute_force_shortest_solutions<P: Space>(space: &P, max: u32) -> O
             return 0;
         }
         let mut next = Vec::new();
-        space.successors(&state, None, &mut next);
+        space.successors(&state, &mut next);
         let mut distinct: Vec<P::State> = Vec::new();
         for n in next.into_iter().map(|n| space.canonical(n)) {
             if !distinct.contains(&n) {
@@ -1134,7 +1222,7 @@ impl Space for Torus {
     fn start(&self) -> u32 {
         0
     }
-    fn successors(&self, &cell: &u32, _: Option<u8>, out: &mut Vec<u32>) {
+    fn successors(&self, &cell: &u32, out: &mut Vec<u32>) {
         let (row, col) = (cell / 6, cell % 6);
         for (r, c) in [
             (row + 1, col),
@@ -1148,10 +1236,18 @@ impl Space for Torus {
     fn is_goal(&self, &cell: &u32) -> bool {
         cell == 3 * 6 + 3
     }
-    fn reversible(&self) -> bool {
-        true
+}
+
+impl Stored for Torus {
+    fn layout(&self) -> Layout {
+        Layout {
+            reversible: true,
+            ..Layout::plain::<u32>()
+        }
     }
 }
+
+impl MoveBudget for Torus {}
 
 #[test]
 fn analyze_counts_the_optimal_solutions_after_dropping_the_layers_that_hold_them() {

@@ -20,10 +20,10 @@
 //! methods, which would hash the index, are never used.
 //!
 //! Paths: where the arena keeps parent indices, a path is the chain of parents. A reversible
-//! space keeps none ([`Space::reversible`]): its path is rebuilt backwards from the goal, each
-//! step regenerating the current state's neighbours (its predecessors, since every move can be
-//! undone) and moving to one stored closer to the start ([`Visited::path_to`]): a few lookups
-//! per move of the answer, instead of four bytes for every state stored.
+//! space keeps none ([`super::Layout::reversible`]): its path is rebuilt backwards from the
+//! goal, each step regenerating the current state's neighbours (its predecessors, since every
+//! move can be undone) and moving to one stored closer to the start ([`Visited::path_to`]): a
+//! few lookups per move of the answer, instead of four bytes for every state stored.
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use bytemuck::Pod;
 use dashmap::{DashMap, SharedValue};
 
-use super::Space;
 use super::arena::{Arena, Depths, Storage, wrapped_difference};
+use super::{Layout, Space, Stored};
 
 /// The hasher of every visited set.
 pub type StateHasher = foldhash::fast::FixedState;
@@ -92,7 +92,8 @@ impl<S: Pod> Batch<S> {
     }
 
     /// Offers `state`, reached from the state at index `parent` by a move tagged `move_tag`
-    /// ([`Space::move_tag`]) with `depth` moves; `token` comes back with it if it is stored.
+    /// ([`super::Stored::move_tag`]) with `depth` moves; `token` comes back with it if it is
+    /// stored.
     #[inline]
     pub fn push(&mut self, state: S, parent: u32, move_tag: Option<u8>, depth: u32, token: u32) {
         self.candidates.push(Candidate {
@@ -250,17 +251,21 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     /// An empty set for a search of `space`: its states' bytes, parents unless the space is
     /// reversible, move tags if it tags moves, and with `depths` the depth of each state (exact,
     /// or modulo 256 in a reversible space: see [`Depths`]).
-    pub fn for_space<P: Space<State = S>>(space: &P, depths: bool) -> Self {
-        let reversible = space.reversible();
+    pub fn for_space<P: Stored<State = S>>(space: &P, depths: bool) -> Self {
+        let Layout {
+            bytes,
+            reversible,
+            tagged,
+        } = space.layout();
         Self::new(Storage {
-            width: space.state_bytes(),
+            width: bytes,
             parents: !reversible,
             depths: match (depths, reversible) {
                 (false, _) => Depths::None,
                 (true, false) => Depths::Exact,
                 (true, true) => Depths::Wrapping,
             },
-            tags: P::TAGS_MOVES,
+            tags: tagged,
         })
     }
 
@@ -492,7 +497,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     }
 
     /// The tag of the move that reached `i`, where the set keeps tags and `i` is not the start:
-    /// a game may use it to skip moves that lead back ([`Space::successors`]).
+    /// a game may use it to skip moves that lead back ([`super::Stored::successors_after`]).
     #[inline]
     pub fn came_by(&self, i: u32) -> Option<u8> {
         self.arena.tag(i)
@@ -534,7 +539,7 @@ impl<S: Pod + Eq + Hash> Visited<S> {
         let mut current = i;
         while current != 0 {
             neighbours.clear();
-            space.successors(&self.state(current), None, &mut neighbours);
+            space.successors(&self.state(current), &mut neighbours);
             let here = depth(current);
             let (_, next) = neighbours
                 .iter()

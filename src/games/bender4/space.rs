@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 
 use super::rules::{Balls, Board, DIRECTIONS, Effect};
-use crate::engine::Space;
+use crate::engine::{Heuristic, MoveBudget, Space, Stored};
 
 /// The most balls a packed state holds.
 pub const MAX_BALLS: usize = 24;
@@ -177,7 +177,7 @@ impl Space for PushSpace<'_> {
         self.start
     }
 
-    fn successors(&self, state: &u128, _came_by: Option<u8>, out: &mut Vec<u128>) {
+    fn successors(&self, state: &u128, out: &mut Vec<u128>) {
         let unpacked = self.unpack(*state);
         out.extend((0..4).filter_map(|dir| self.apply(unpacked, dir)));
     }
@@ -186,7 +186,13 @@ impl Space for PushSpace<'_> {
         let cell = self.cell_of[(*state & ((1u128 << self.cell_bits) - 1)) as usize];
         cell == self.board.target
     }
+}
 
+impl Stored for PushSpace<'_> {}
+
+impl MoveBudget for PushSpace<'_> {}
+
+impl Heuristic for PushSpace<'_> {
     fn heuristic(&self, state: &u128) -> Option<u32> {
         let cell = self.cell_of[(*state & ((1u128 << self.cell_bits) - 1)) as usize];
         let d = self.walk[cell as usize];

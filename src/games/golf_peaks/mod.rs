@@ -23,9 +23,9 @@ use std::path::Path;
 use space::GolfSpace;
 
 use crate::engine::SearchControl;
-use crate::engine::explore::{Unfinished, analyze};
+use crate::engine::explore::Unfinished;
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
-use crate::search::bfs;
+use crate::search::{analyze, bfs};
 
 pub use level::Level;
 

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use super::level::Level;
 use super::rules::{Cell, Dir, Position};
-use crate::engine::{Limit, SearchControl, Space};
+use crate::engine::{Limit, MoveBudget, SearchControl, Space, Stored};
 
 pub type State = u64;
 
@@ -298,7 +298,7 @@ impl Space for GolfSpace<'_> {
     }
 
     #[inline]
-    fn successors(&self, state: &State, _came_by: Option<u8>, out: &mut Vec<State>) {
+    fn successors(&self, state: &State, out: &mut Vec<State>) {
         self.for_each_play(*state, |_, _, next| out.push(next));
     }
 
@@ -307,3 +307,7 @@ impl Space for GolfSpace<'_> {
         self.position(*state).ball == self.level.board.flag
     }
 }
+
+impl Stored for GolfSpace<'_> {}
+
+impl MoveBudget for GolfSpace<'_> {}

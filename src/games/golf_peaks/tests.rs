@@ -622,13 +622,13 @@ fn copies_of_a_card_and_repeated_outcomes_give_one_successor() {
     let l = level("3x1\n0,ball 0,sand 0,flag\n\n1- 1- 1-");
     let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
     let mut out = Vec::new();
-    space.successors(&space.start(), None, &mut out);
+    space.successors(&space.start(), &mut out);
     assert_eq!(out.len(), 1);
     assert_eq!(space.count(out[0], 0), 2);
     assert_eq!(l.board.xy(space.position(out[0]).ball), (1, 0));
     // On sand a roll does not move in any direction: four plays, one successor.
     let mut next = Vec::new();
-    space.successors(&out[0], None, &mut next);
+    space.successors(&out[0], &mut next);
     assert_eq!(next.len(), 1);
     assert_eq!(space.position(next[0]), space.position(out[0]));
     assert_eq!(space.count(next[0], 0), 1);

@@ -45,12 +45,10 @@ use rules::{Dir, Ice};
 use sim_space::SimSpace;
 use space::IceSpace;
 
-use crate::distributed::Portable;
-use crate::engine::beam;
 use crate::engine::control::{self, Limits};
-use crate::engine::{Bounded, Limit, SearchControl, SearchOutcome, Space, explore};
+use crate::engine::{Bounded, Heuristic, Limit, MoveBudget, SearchControl, SearchOutcome};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Proof, Replay, Source, Verdict};
-use crate::search::astar_in_rounds;
+use crate::search::{self, Portable, astar_in_rounds};
 
 pub struct IceTower;
 
@@ -114,7 +112,7 @@ pub fn key_layout(puzzle: &Puzzle) -> KeyLayout {
 trait WithSpace {
     type Output;
     /// Runs on `space`, whose paths `pushes_of` turns into pushes.
-    fn run<P: Space>(
+    fn run<P: Heuristic + MoveBudget>(
         self,
         space: &P,
         pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
@@ -166,7 +164,7 @@ struct Solve<'a> {
 
 impl WithSpace for Solve<'_> {
     type Output = Answer;
-    fn run<P: Space>(
+    fn run<P: Heuristic + MoveBudget>(
         self,
         space: &P,
         pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
@@ -185,7 +183,7 @@ struct Analyze<'a> {
 
 impl WithSpace for Analyze<'_> {
     type Output = Analyzed;
-    fn run<P: Space>(
+    fn run<P: Heuristic + MoveBudget>(
         self,
         space: &P,
         _: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
@@ -194,7 +192,7 @@ impl WithSpace for Analyze<'_> {
         P::State: Portable,
     {
         // The last fire put out ends the level.
-        explore::analyze(space, false, self.ctl).map(|a| a.map(|_| None))
+        search::analyze(space, false, self.ctl).map(|a| a.map(|_| None))
     }
 }
 
@@ -225,7 +223,7 @@ fn anytime_reserve(limits: Limits) -> Duration {
 }
 
 /// Solves a level in three steps:
-/// 1. A narrow beam ([`beam::beam`], fires burning first) looks for some solution. On a small
+/// 1. A narrow beam ([`search::beam`], fires burning first) looks for some solution. On a small
 ///    level it never drops a state, and then it was a breadth-first search: its answer is the
 ///    optimum (or proves there is none).
 /// 2. A* proves the optimum. A solution of `n` pushes from the beam prunes it ([`Bounded`]):
@@ -236,12 +234,12 @@ fn anytime_reserve(limits: Limits) -> Duration {
 ///    proven bound.
 /// 3. When a limit stops A*, it has still proven something: every state with a smaller f than
 ///    the one it was working on (its control's `depth`) was expanded, so no solution is
-///    shorter. Beams of growing width ([`beam::anytime`]) then look for a better solution than
+///    shorter. Beams of growing width ([`search::anytime`]) then look for a better solution than
 ///    the first beam's, and the row is `solved`, not optimal, with the optimum's bounds.
 ///
 /// The level's time budget (`--timeout`) covers all three: A* stops early enough to leave the
 /// beams their reserve ([`anytime_reserve`]), and the beams stop when the budget is spent.
-fn solve_space<P: Space>(
+fn solve_space<P: Heuristic + MoveBudget>(
     space: &P,
     ctl: &SearchControl,
     pushes_of: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
@@ -265,7 +263,7 @@ where
     };
     // Counted into the level's states (and progress) as it runs; its width bounds its memory,
     // and the level's memory budget too (a child's limit is never above its parent's).
-    let first = beam::beam(space, FIRST_BEAM_WIDTH, &ctl.child(Limits::default()));
+    let first = search::beam(space, FIRST_BEAM_WIDTH, &ctl.child(Limits::default()));
     let known = match first.outcome {
         SearchOutcome::Found(path) if first.exact => return solved(&path, Proof::Optimal),
         SearchOutcome::Exhausted if first.exact => return Answer::Unsolvable,
@@ -325,7 +323,7 @@ where
         });
         let wider = 3 * FIRST_BEAM_WIDTH;
         // The first beam's solution bounds the wider beams: they look for shorter ones only.
-        match beam::anytime(space, wider, lower, best.take(), budget, &anytime_ctl) {
+        match search::anytime(space, wider, lower, best.take(), budget, &anytime_ctl) {
             // Proven shortest: by a beam that dropped nothing, or by the lower bound.
             Some((path, true)) => return solved(&path, Proof::Optimal),
             found => best = found.map(|(path, _)| path),

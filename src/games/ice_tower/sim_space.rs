@@ -12,7 +12,7 @@ use super::bits::{Bits, Key};
 use super::level::Puzzle;
 use super::rules::{Dir, Ice, Position};
 use super::space::{IceSpace, PushMove, Unpacked, pushes_along};
-use crate::engine::Space;
+use crate::engine::{Heuristic, MoveBudget, Space, Stored};
 
 pub struct SimSpace<'a, const N: usize, const K: usize> {
     puzzle: &'a Puzzle,
@@ -129,17 +129,23 @@ impl<const N: usize, const K: usize> Space for SimSpace<'_, N, K> {
         self.key(&self.puzzle.start)
     }
 
-    fn successors(&self, state: &Key<K>, _came_by: Option<u8>, out: &mut Vec<Key<K>>) {
+    fn successors(&self, state: &Key<K>, out: &mut Vec<Key<K>>) {
         self.for_each_push(state, |_, next| out.push(next));
     }
 
     fn is_goal(&self, state: &Key<K>) -> bool {
         self.packed.is_goal(state)
     }
+}
 
+impl<const N: usize, const K: usize> Stored for SimSpace<'_, N, K> {}
+
+impl<const N: usize, const K: usize> MoveBudget for SimSpace<'_, N, K> {}
+
+impl<const N: usize, const K: usize> Heuristic for SimSpace<'_, N, K> {
     /// Fires still burning: what beams keep fewest of first.
-    fn tiebreak(&self, state: &Key<K>) -> u32 {
-        self.packed.tiebreak(state)
+    fn work_left(&self, state: &Key<K>) -> u32 {
+        self.packed.work_left(state)
     }
 
     fn heuristic(&self, state: &Key<K>) -> Option<u32> {

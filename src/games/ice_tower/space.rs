@@ -20,7 +20,7 @@
 //! Otherwise the region is flood-filled again. Tests compare every successor with the
 //! simulator.
 //!
-//! **Under a move budget** ([`Space::successors_within`]) a push's bound is computed from the
+//! **Under a move budget** ([`Heuristic::successors_within`]) a push's bound is computed from the
 //! board sets the push already has, before its region: most pushes of an A* round are out of
 //! the budget, and they then cost neither a region nor an unpacking of their key.
 //!
@@ -35,7 +35,7 @@ use super::keys::KeyLayout;
 use super::level::Puzzle;
 use super::rules::{Dir, Ice};
 use super::symmetry::Symmetry;
-use crate::engine::Space;
+use crate::engine::{Heuristic, MoveBudget, Space, Stored};
 
 /// A key unpacked into board sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,7 +331,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
     }
 
     /// The bound of a key whose regular and golden ice are `regular` and `golden` (see
-    /// [`Space::heuristic_within`]); only its fires are read from `key`.
+    /// [`Heuristic::heuristic_within`]); only its fires are read from `key`.
     #[inline]
     fn bound_of(
         &self,
@@ -580,12 +580,12 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
     }
 
     #[inline]
-    fn successors(&self, state: &Key<K>, _came_by: Option<u8>, out: &mut Vec<Key<K>>) {
+    fn successors(&self, state: &Key<K>, out: &mut Vec<Key<K>>) {
         self.for_each_push(state, |_, next| out.push(next));
     }
 
     /// The key of the least of the position's images under the level's symmetries (a flood
-    /// fill of its region; [`Space::successors_within`] makes its successors so with the
+    /// fill of its region; [`Heuristic::successors_within`] makes its successors so with the
     /// region it has).
     #[inline]
     fn canonical(&self, state: Key<K>) -> Key<K> {
@@ -601,10 +601,16 @@ impl<const N: usize, const K: usize> Space for IceSpace<N, K> {
     fn is_goal(&self, state: &Key<K>) -> bool {
         self.fire_set_of(state).is_empty()
     }
+}
 
+impl<const N: usize, const K: usize> Stored for IceSpace<N, K> {}
+
+impl<const N: usize, const K: usize> MoveBudget for IceSpace<N, K> {}
+
+impl<const N: usize, const K: usize> Heuristic for IceSpace<N, K> {
     /// Fires still burning: what beams keep fewest of first.
     #[inline]
-    fn tiebreak(&self, state: &Key<K>) -> u32 {
+    fn work_left(&self, state: &Key<K>) -> u32 {
         self.fire_set_of(state).count()
     }
 

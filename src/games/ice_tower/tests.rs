@@ -11,7 +11,7 @@ use super::rules::{Dir, Ice, PushError, SlideEnd};
 use super::sim_space::SimSpace;
 use super::space::{FireBounds, IceSpace};
 use super::{IceTower, level};
-use crate::engine::{SearchControl, Space};
+use crate::engine::{Heuristic, MoveBudget, SearchControl, Space};
 use crate::games::{Answer, Game, Source};
 
 fn puzzle(rows: &str) -> Puzzle {
@@ -508,8 +508,8 @@ fn compare_spaces<const K: usize>(rows: &str, depth: usize) -> usize {
         for s in &layer {
             let mut a: Vec<Key<K>> = Vec::new();
             let mut b: Vec<Key<K>> = Vec::new();
-            fast.successors(s, None, &mut a);
-            sim.successors(s, None, &mut b);
+            fast.successors(s, &mut a);
+            sim.successors(s, &mut b);
             a.sort();
             b.sort();
             assert_eq!(a, b, "successors of {:?}", sim.position(s));
@@ -647,13 +647,13 @@ fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
     struct BruteForce;
     impl super::WithSpace for BruteForce {
         type Output = Option<(u32, u64)>;
-        fn run<P: Space>(
+        fn run<P: Heuristic + MoveBudget>(
             self,
             space: &P,
             _: impl Fn(&[P::State]) -> Vec<(usize, usize, Dir)>,
         ) -> Self::Output
         where
-            P::State: crate::distributed::Portable,
+            P::State: crate::search::Portable,
         {
             crate::engine::tests::brute_force_shortest_solutions(space, 6)
         }

@@ -6,7 +6,7 @@
 //! - [`board`]: the board packed into four 64-bit planes and the fast simulator the search uses.
 //! - [`bound`]: the lower bound on the swaps left, from how far gems must travel sideways.
 //! - [`space`]: the engine's [`crate::engine::Space`]: successors, mirror merging, dead states,
-//!   the bound, the tiebreak for the last swaps.
+//!   the bound, the work left that orders the last swaps.
 //! - [`notation`]: reading and replaying `r,c,D` swaps, and writing them from a search path.
 //! - [`draw`]: pictures of the board and of a replayed solution (`frontier show`).
 //!
@@ -28,9 +28,8 @@ use std::path::Path;
 use space::{CaptureSpace, Reductions};
 
 use crate::engine::SearchControl;
-use crate::engine::explore::analyze;
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
-use crate::search::ordered_astar;
+use crate::search::{analyze, ordered_astar};
 
 pub use level::Level;
 

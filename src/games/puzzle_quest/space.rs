@@ -11,13 +11,13 @@
 //!   cascades, so the count of gems gives nothing; how far gems must still travel sideways,
 //!   one swap at a time, does).
 //! - Tiebreak (for [`crate::engine::astar::ordered_astar`]): fewer gems first.
-//! - Depth bound ([`Space::max_depth`]): the board's move budget (`moves=N`).
+//! - Depth bound ([`MoveBudget::max_depth`]): the board's move budget (`moves=N`).
 
 use super::board::Board;
 use super::bound::Tables;
 use super::level::Level;
 use super::notation::find_swap;
-use crate::engine::Space;
+use crate::engine::{Heuristic, MoveBudget, Space, Stored};
 
 /// Which of the sound reductions a search uses (all on by default; the tests turn them off to
 /// show that they never change an answer).
@@ -94,7 +94,7 @@ impl Space for CaptureSpace<'_> {
     }
 
     #[inline]
-    fn successors(&self, state: &Board, _came_by: Option<u8>, out: &mut Vec<Board>) {
+    fn successors(&self, state: &Board, out: &mut Vec<Board>) {
         // Fingerprints of the boards pushed so far, compared before whole boards.
         let mut seen = [0u64; MAX_SWAPS];
         let first = out.len();
@@ -125,7 +125,11 @@ impl Space for CaptureSpace<'_> {
             state
         }
     }
+}
 
+impl Stored for CaptureSpace<'_> {}
+
+impl Heuristic for CaptureSpace<'_> {
     #[inline]
     fn heuristic(&self, state: &Board) -> Option<u32> {
         if state.is_empty() {
@@ -147,10 +151,12 @@ impl Space for CaptureSpace<'_> {
 
     /// Fewer gems first: a board one swap from empty is almost always a small one.
     #[inline]
-    fn tiebreak(&self, state: &Board) -> u32 {
+    fn work_left(&self, state: &Board) -> u32 {
         state.occupied().count_ones()
     }
+}
 
+impl MoveBudget for CaptureSpace<'_> {
     /// The board's move budget (`moves=N`).
     fn max_depth(&self) -> Option<u32> {
         self.level.move_limit

@@ -10,7 +10,7 @@ use super::level::{self, Level};
 use super::rules::{Dir, Grid, SIDE, Swap, SwapError, Tile};
 use super::space::{CaptureSpace, Reductions};
 use super::{PuzzleQuest, notation, solve_with};
-use crate::engine::{SearchControl, Space};
+use crate::engine::{Heuristic, SearchControl};
 use crate::games::{Answer, Game, LevelError, Proof, Source};
 
 /// A grid from its bottom rows (the rows above are empty).

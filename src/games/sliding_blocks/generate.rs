@@ -25,8 +25,8 @@ use super::bits::{Bits, Key};
 use super::rules::{Block, Cell, Puzzle};
 use super::space::SlidingSpace;
 use super::{Level, WithSpace, with_space};
-use crate::engine::explore::explore;
 use crate::engine::{Limit, SearchControl};
+use crate::search::explore;
 
 /// When the goal piece has reached the lower-right corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,11 +20,10 @@ use bits::{Bits, Wide};
 use rules::Puzzle;
 use space::{Layout, SlidingSpace};
 
-use crate::engine::explore::{analyze, count_reachable};
 use crate::engine::{Limit, SearchControl};
 use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, Replay, Source, Verdict};
-use crate::search::astar;
 use crate::search::bidirectional;
+use crate::search::{analyze, astar, count_reachable};
 
 pub struct SlidingBlocks;
 

@@ -24,7 +24,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::bits::{Bits, Field, Key};
 use super::rules::{Cell, Dir, Puzzle};
-use crate::engine::Space;
+use crate::engine::{self, Heuristic, MoveBudget, Space, Stored};
 
 /// The most grid cells (board width times height) the search supports.
 pub const MAX_GRID: usize = 1024;
@@ -591,10 +591,53 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
         self.start
     }
 
+    /// Every move of every block ([`Stored::successors_after`] with no move before).
+    #[inline]
+    fn successors(&self, state: &Key<N>, out: &mut Vec<Key<N>>) {
+        self.successors_after(state, None, out)
+    }
+
+    #[inline]
+    fn is_goal(&self, state: &Key<N>) -> bool {
+        state.and(&self.goal_mask) == self.goal_value
+    }
+}
+
+impl<M: Bits, const N: usize> Stored for SlidingSpace<'_, M, N> {
+    /// A block can always go back the way it came: the engine keeps no parent links. Only the
+    /// bytes up to the last field's last bit are stored: the rest of a key is always zero. The
+    /// moves are tagged with the block that moved.
+    fn layout(&self) -> engine::Layout {
+        let bits = self
+            .slots
+            .iter()
+            .map(|slot| {
+                let field = slot.field;
+                usize::from(field.word) * 64
+                    + usize::from(field.shift)
+                    + field.mask.count_ones() as usize
+            })
+            .max()
+            .unwrap_or(0);
+        engine::Layout {
+            bytes: bits.div_ceil(8).max(1),
+            reversible: true,
+            tagged: true,
+        }
+    }
+
+    /// The slot of the block that moved (slots past 254 are not tagged: their moves are never
+    /// skipped).
+    #[inline]
+    fn move_tag(&self, state: &Key<N>, parent: &Key<N>) -> Option<u8> {
+        self.moved_slot(state, parent)
+            .and_then(|slot| u8::try_from(slot).ok())
+    }
+
     /// Every move of every block but the one just moved (`came_by`, its slot): moving it again
     /// only reaches positions one move from the parent (spec R5).
     #[inline]
-    fn successors(&self, state: &Key<N>, came_by: Option<u8>, out: &mut Vec<Key<N>>) {
+    fn successors_after(&self, state: &Key<N>, came_by: Option<u8>, out: &mut Vec<Key<N>>) {
         let occupied = self.slots.iter().fold(M::empty(), |occ, slot| {
             occ.or(self.shapes[slot.shape].masks[state.get(slot.field) as usize])
         });
@@ -632,12 +675,9 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
             }
         }
     }
+}
 
-    #[inline]
-    fn is_goal(&self, state: &Key<N>) -> bool {
-        state.and(&self.goal_mask) == self.goal_value
-    }
-
+impl<M: Bits, const N: usize> Heuristic for SlidingSpace<'_, M, N> {
     /// Blocks that must still move at least once: goal blocks off their target and free blocks
     /// covering a target cell. A move moves one block, so this never overestimates and changes
     /// by at most 1 per move (admissible and consistent).
@@ -651,35 +691,6 @@ impl<M: Bits, const N: usize> Space for SlidingSpace<'_, M, N> {
             .sum();
         Some(h)
     }
-
-    const TAGS_MOVES: bool = true;
-
-    /// The slot of the block that moved (slots past 254 are not tagged: their moves are never
-    /// skipped).
-    #[inline]
-    fn move_tag(&self, state: &Key<N>, parent: &Key<N>) -> Option<u8> {
-        self.moved_slot(state, parent)
-            .and_then(|slot| u8::try_from(slot).ok())
-    }
-
-    /// A block can always go back the way it came: the engine keeps no parent links.
-    fn reversible(&self) -> bool {
-        true
-    }
-
-    /// The bytes up to the last field's last bit: the rest of a key is always zero.
-    fn state_bytes(&self) -> usize {
-        let bits = self
-            .slots
-            .iter()
-            .map(|slot| {
-                let field = slot.field;
-                usize::from(field.word) * 64
-                    + usize::from(field.shift)
-                    + field.mask.count_ones() as usize
-            })
-            .max()
-            .unwrap_or(0);
-        bits.div_ceil(8).max(1)
-    }
 }
+
+impl<M: Bits, const N: usize> MoveBudget for SlidingSpace<'_, M, N> {}

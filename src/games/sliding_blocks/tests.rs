@@ -11,7 +11,7 @@ use super::notation::replay;
 use super::rules::{Cell, Dir};
 use super::space::SlidingSpace;
 use super::{Level, SlidingBlocks, WithSpace, reachable_positions, with_space};
-use crate::engine::{SearchControl, Space};
+use crate::engine::{SearchControl, Space, Stored};
 use crate::games::{Answer, Game, Source};
 
 fn level(start: &str, goal: &str) -> Level {
@@ -296,13 +296,13 @@ impl WithSpace for SkipOnlyReturns {
         let (mut near, mut all, mut kept) = (Vec::new(), Vec::new(), Vec::new());
         while let Some(parent) = todo.pop() {
             near.clear();
-            space.successors(&parent, None, &mut near);
+            space.successors(&parent, &mut near);
             for &state in &near {
                 let tag = space.move_tag(&state, &parent);
                 all.clear();
-                space.successors(&state, None, &mut all);
+                space.successors(&state, &mut all);
                 kept.clear();
-                space.successors(&state, tag, &mut kept);
+                space.successors_after(&state, tag, &mut kept);
                 assert!(!kept.contains(&parent), "tag {tag:?} keeps the way back");
                 for skipped in all.iter().filter(|s| !kept.contains(s)) {
                     assert!(
