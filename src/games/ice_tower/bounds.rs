@@ -380,8 +380,12 @@ pub(super) fn relaxed_distances<const N: usize>(
         return dist;
     }
     dist[start] = 0;
-    let mut queue = std::collections::VecDeque::from([start]);
-    while let Some(x) = queue.pop_front() {
+    // Breadth first: the cells in the order they were reached, read from `head` on.
+    let mut queue = Vec::with_capacity(num.bits);
+    queue.push(start);
+    let mut head = 0;
+    while let Some(&x) = queue.get(head) {
+        head += 1;
         for dir in Dir::ALL {
             if !num
                 .step(x, dir.opposite())
@@ -397,7 +401,7 @@ pub(super) fn relaxed_distances<const N: usize>(
                 y = next;
                 if dist[y] == NEVER {
                     dist[y] = dist[x] + 1;
-                    queue.push_back(y);
+                    queue.push(y);
                 }
             }
         }
