@@ -3,15 +3,13 @@
 //! level file.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
-use frontier::engine::control::{self, Limits};
+use frontier::engine::control;
 use frontier::harness::levels::selected_levels;
 use frontier::harness::{self, analyze};
 use frontier::words;
 
 use super::args::AnalyzeArgs;
-use super::config::memory_budget;
 use super::output::{default_out, destination, emit};
 use super::{INTERRUPTED, set_threads, stop_cleanly_on_interrupt, usage_error};
 
@@ -30,13 +28,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         path
     });
     stop_cleanly_on_interrupt();
-    let limits = Limits {
-        max_states: args.max_states,
-        timeout: args.timeout.0.map(Duration::from_secs_f64),
-        max_bytes: memory_budget(args.max_memory),
-        ..Limits::default()
-    };
-    let analyses = analyze::analyze_all(&tasks, limits, args.quiet);
+    let analyses = analyze::analyze_all(&tasks, args.limits.limits(), args.quiet);
     let mut written = vec![(out.clone(), analyze::rows_csv(&analyses))];
     if let Some(layers) = &args.layers {
         written.push((Some(layers.clone()), analyze::layers_csv(&analyses)));

@@ -71,16 +71,8 @@ pub struct AnalyzeArgs {
     /// sliding-blocks).
     #[arg(long, value_name = "DIR")]
     pub farthest: Option<PathBuf>,
-    /// Per level: stop with status `limit` once this many states are stored (1 or more).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: Option<u64>,
-    /// Per level: the wall-time budget in seconds; `0` or `none`: no budget.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
-    pub timeout: TimeBudget,
-    /// Memory the process may hold (resident), in MiB, 1 or more (default: 70% of the
-    /// machine's); past it the level's exploration stops with a `limit` row.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_memory: Option<u64>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Worker threads, 1 or more (default: all cores).
     #[arg(long, value_parser = at_least_one)]
     pub threads: Option<usize>,
@@ -190,19 +182,8 @@ pub struct SolveArgs {
     /// backslashes in a name as `\n`, `\t`, `\\`: what `--level =NAME` takes), and solve none.
     #[arg(long)]
     pub list: bool,
-    /// Per level: stop with status `limit` once this many states are stored (checked between
-    /// search layers, so the count where it stops is the same on every run); 1 or more.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: Option<u64>,
-    /// Per level: the wall-time budget of all its searches, in seconds; past it the level ends
-    /// with status `limit` (Ice Tower: with the best solution found and the optimum's bounds).
-    /// `0` or `none`: no budget.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
-    pub timeout: TimeBudget,
-    /// Memory the process may hold (resident), in MiB (default: 70% of the machine's); past it
-    /// the largest running search stops with a `limit` row. 1 or more.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_memory: Option<u64>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Per level, the seconds of its budget kept for finding a better solution, not proven
     /// shortest, once a limit stopped the optimal search (Ice Tower; default: a quarter of
     /// --timeout, 60 without one; 0: none).
@@ -241,6 +222,24 @@ pub struct SolveArgs {
     /// Level files and directories (`-`: one file's levels from standard input).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+}
+
+/// Each level's limits, as `solve` and `analyze` take them.
+#[derive(Args)]
+pub struct LimitArgs {
+    /// Per level: stop with status `limit` once this many states are stored (checked between
+    /// search layers, so the count where it stops is the same on every run); 1 or more.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
+    /// Per level: the wall-time budget of all its searches, in seconds; past it the level ends
+    /// with status `limit` (Ice Tower's `solve`: with the best solution found and the
+    /// optimum's bounds). `0` or `none`: no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = time_budget)]
+    pub timeout: TimeBudget,
+    /// Memory the process may hold (resident), in MiB (default: 70% of the machine's); past it
+    /// the largest running search stops with a `limit` row. 1 or more.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory: Option<u64>,
 }
 
 #[derive(Args)]

@@ -16,7 +16,7 @@ use frontier::harness::batch::{self, BatchOptions};
 use frontier::harness::provenance::{Levels, Settings};
 use frontier::harness::registry::LevelTask;
 
-use super::args::SolveArgs;
+use super::args::{LimitArgs, SolveArgs};
 
 /// The memory budget in bytes: `--max-memory` MiB, else the default share of the machine's.
 pub fn memory_budget(max_memory_mib: Option<u64>) -> Option<u64> {
@@ -25,17 +25,30 @@ pub fn memory_budget(max_memory_mib: Option<u64>) -> Option<u64> {
         .or_else(harness::default_memory_budget)
 }
 
+impl LimitArgs {
+    /// Each level's search limits (no anytime search: that is `solve`'s own flag).
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            timeout: self.timeout.0.map(Duration::from_secs_f64),
+            // Every search of a level stops at its next check once its own allocations reach
+            // the budget (the guard holds the whole process to it every tick).
+            max_bytes: memory_budget(self.max_memory),
+            anytime: None,
+        }
+    }
+}
+
 /// A `solve` run's configuration: where its levels are, and what shapes its searches and their
 /// timings, as its flags give it (seconds and milliseconds as given, which is what the sidecar
 /// records and the fingerprint hashes).
 pub struct Config {
     /// Where the levels are: the paths and the game given.
     pub levels: Levels,
-    pub max_states: Option<u64>,
+    /// Each level's search limits.
+    pub limits: Limits,
     pub timeout_s: Option<f64>,
     pub anytime_s: Option<f64>,
-    /// In bytes.
-    pub memory_budget: Option<u64>,
     pub repeat: usize,
     pub warm_below_ms: Option<f64>,
     pub parallel_levels: Option<usize>,
@@ -54,10 +67,12 @@ impl Config {
                 paths: args.paths.clone(),
                 game: args.game.map(|game| game.as_str().into()),
             },
-            max_states: args.max_states,
-            timeout_s: args.timeout.0,
+            limits: Limits {
+                anytime: args.anytime.map(Duration::from_secs_f64),
+                ..args.limits.limits()
+            },
+            timeout_s: args.limits.timeout.0,
             anytime_s: args.anytime,
-            memory_budget: memory_budget(args.max_memory),
             repeat: args.repeat.into(),
             warm_below_ms: args.warm_below,
             parallel_levels: args.parallel_levels,
@@ -73,15 +88,8 @@ impl Config {
         cluster: Option<Arc<Cluster>>,
     ) -> BatchOptions {
         BatchOptions {
-            limits: Limits {
-                max_states: self.max_states,
-                timeout: self.timeout_s.map(Duration::from_secs_f64),
-                // Every search of a level stops at its next check once its own allocations
-                // reach the budget (the guard holds the whole process to it every tick).
-                max_bytes: self.memory_budget,
-                anytime: self.anytime_s.map(Duration::from_secs_f64),
-            },
-            memory_budget: self.memory_budget,
+            limits: self.limits,
+            memory_budget: self.limits.max_bytes,
             quiet,
             parallel_levels: self.parallel_levels,
             checkpoint,
@@ -100,9 +108,9 @@ impl Config {
             parallel_levels: batch::levels_at_a_time(options, levels),
             repeat: self.repeat,
             warm_below_ms: self.warm_below_ms,
-            max_states: self.max_states,
+            max_states: self.limits.max_states,
             timeout_s: self.timeout_s,
-            max_memory_mib: self.memory_budget.map(|b| b >> 20),
+            max_memory_mib: self.limits.max_bytes.map(|b| b >> 20),
             anytime_s: self.anytime_s,
             distributed: options
                 .cluster
@@ -122,7 +130,7 @@ impl Config {
         for task in tasks {
             (task.game().as_str(), task.name()).hash(&mut hasher);
         }
-        (self.max_states, self.repeat).hash(&mut hasher);
+        (self.limits.max_states, self.repeat).hash(&mut hasher);
         for given in [self.timeout_s, self.anytime_s, self.warm_below_ms] {
             given.map(f64::to_bits).hash(&mut hasher);
         }
