@@ -386,11 +386,12 @@ impl Runs {
         // Orientation per block: 0 unused, 1 starts on side 0, 2 starts on side 1.
         let choices = 3usize.pow(golden.len() as u32);
         for choice in 1..choices {
-            let orient: Vec<usize> = (0..golden.len())
-                .map(|i| choice / 3usize.pow(i as u32) % 3)
-                .collect();
+            let mut orient = [0usize; MAX_GOLDEN];
+            for (i, o) in orient[..golden.len()].iter_mut().enumerate() {
+                *o = choice / 3usize.pow(i as u32) % 3;
+            }
             let (mut forced, mut empty) = ([0u64; 2], [0usize; 2]);
-            for (i, &o) in orient.iter().enumerate() {
+            for (i, &o) in orient[..golden.len()].iter().enumerate() {
                 if o > 0 {
                     match own[i][o - 1] {
                         Some(j) => forced[o - 1] |= 1 << j,
@@ -406,61 +407,67 @@ impl Runs {
                     &tables.last().unwrap().1
                 }
             };
-            // Every run count m ≥ 1 of every used block.
-            let used: Vec<usize> = (0..golden.len()).filter(|&i| orient[i] > 0).collect();
-            let mut counts = vec![1usize; used.len()];
-            loop {
+            let mut used = [0usize; MAX_GOLDEN];
+            let mut n = 0;
+            for i in (0..golden.len()).filter(|&i| orient[i] > 0) {
+                used[n] = i;
+                n += 1;
+            }
+            let (used, shared) = (&used[..n], n > 1);
+            // Every run count m ≥ 1 of every used block with fewer than CAP runs in all: an
+            // odometer that carries as soon as a digit passes `most_runs` or the total reaches
+            // CAP (a larger digit only adds to the total).
+            let mut counts = [1usize; MAX_GOLDEN];
+            let mut total = n;
+            'counts: loop {
                 let mut slots = [0usize; 2];
-                let mut total = 0;
-                for (k, &i) in used.iter().enumerate() {
-                    let (m, first) = (counts[k], orient[i] - 1);
+                for (&m, &i) in counts.iter().zip(used) {
+                    let first = orient[i] - 1;
                     slots[first] += m.div_ceil(2);
                     slots[1 - first] += m / 2;
-                    total += m;
                 }
-                if total < CAP as usize {
-                    let lines = [slots[0] - empty[0], slots[1] - empty[1]];
-                    let c = table[lines[0].min(ng)][lines[1].min(ne)];
-                    // A block with a charged first turn and a second run: the sides where a
-                    // run may be lost instead of paying for a stopper (its second run's, and
-                    // its own line's when another block is used and could share that line).
-                    let mut lose = [false; 2];
-                    let shared = used.len() > 1;
-                    for (k, &i) in used.iter().enumerate() {
-                        let first = orient[i] - 1;
-                        if counts[k] >= 2 && charged[i][first] {
-                            lose[1 - first] = true;
-                            lose[first] |= shared;
-                        }
+                let lines = [slots[0] - empty[0], slots[1] - empty[1]];
+                let c = table[lines[0].min(ng)][lines[1].min(ne)];
+                // A block with a charged first turn and a second run: the sides where a run
+                // may be lost instead of paying for a stopper (its second run's, and its own
+                // line's when another block is used and could share that line).
+                let mut lose = [false; 2];
+                for (&m, &i) in counts.iter().zip(used) {
+                    let first = orient[i] - 1;
+                    if m >= 2 && charged[i][first] {
+                        lose[1 - first] = true;
+                        lose[first] |= shared;
                     }
-                    if lose == [false; 2] {
-                        raise(&mut cover.plain[total], c);
-                    } else {
-                        raise(&mut cover.charged[total], c);
-                        for side in 0..2 {
-                            if let Some(fewer) = lines[side].checked_sub(1).filter(|_| lose[side]) {
-                                let mut l = lines;
-                                l[side] = fewer;
-                                raise(
-                                    &mut cover.charged_fewer[side][total],
-                                    table[l[0].min(ng)][l[1].min(ne)],
-                                );
-                            }
+                }
+                if lose == [false; 2] {
+                    raise(&mut cover.plain[total], c);
+                } else {
+                    raise(&mut cover.charged[total], c);
+                    for side in 0..2 {
+                        if let Some(fewer) = lines[side].checked_sub(1).filter(|_| lose[side]) {
+                            let mut l = lines;
+                            l[side] = fewer;
+                            raise(
+                                &mut cover.charged_fewer[side][total],
+                                table[l[0].min(ng)][l[1].min(ne)],
+                            );
                         }
                     }
                 }
-                // Next combination of counts.
+                // The next counts.
                 let mut k = 0;
-                while k < counts.len() {
+                loop {
+                    if k == n {
+                        break 'counts;
+                    }
                     counts[k] += 1;
-                    if counts[k] <= most_runs {
+                    total += 1;
+                    if counts[k] <= most_runs && total < CAP as usize {
                         break;
                     }
+                    total -= counts[k] - 1;
                     counts[k] = 1;
                     k += 1;
-                }
-                if k == counts.len() {
-                    break;
                 }
             }
         }
