@@ -693,7 +693,7 @@ fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
             .expect("golf-peaks has a space")
             .expect("no limits");
         let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
-        let brute = crate::engine::tests::brute_force_shortest_solutions(&space, 5);
+        let brute = crate::engine::testing::brute_force_shortest_solutions(&space, 5);
         let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
         assert_eq!(analyzed, brute, "{text}");
         assert_eq!(analysis.states(), reachable(&space), "{text}");

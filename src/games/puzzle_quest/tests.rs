@@ -819,7 +819,7 @@ fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
             .expect("puzzle-quest has a space")
             .expect("no limits");
         let space = CaptureSpace::new(&level, Reductions::default());
-        let brute = crate::engine::tests::brute_force_shortest_solutions(&space, 6);
+        let brute = crate::engine::testing::brute_force_shortest_solutions(&space, 6);
         let analyzed = analysis.optimum.map(|o| (o, analysis.optimal_paths));
         assert_eq!(analyzed, brute, "{rows:?}");
     }
