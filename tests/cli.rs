@@ -7,28 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-cli-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+use common::{frontier, scratch, str, text};
 
 #[test]
 fn a_bad_level_gives_an_error_row_and_the_batch_goes_on() {

@@ -8,10 +8,11 @@ mod common;
 use std::fs;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::{binary, scratch, str};
 use frontier::distributed::{Cluster, Hosts};
 use frontier::engine::SearchControl;
 use frontier::engine::control::{Backend, Limits};
@@ -185,23 +186,6 @@ fn every_game_answers_on_a_cluster_as_the_local_engine_does() {
     }
 }
 
-/// The built binary.
-fn frontier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-dist-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
 /// A hostfile of `processes` free ports on localhost in `dir`, and its addresses.
 fn hostfile(dir: &Path, processes: usize) -> (PathBuf, Vec<String>) {
     let addresses = free_addresses(processes);
@@ -212,7 +196,7 @@ fn hostfile(dir: &Path, processes: usize) -> (PathBuf, Vec<String>) {
 
 /// Starts process `process` of the cluster of `hosts` on `args` (output captured).
 fn start(hosts: &Path, process: usize, args: &[&str]) -> Child {
-    frontier()
+    binary()
         .args(["solve", "--quiet", "--distributed", "--workers", "1"])
         .args(["--hostfile", str(hosts), "--process", &process.to_string()])
         .args(args)
@@ -241,7 +225,7 @@ fn two_processes_of_the_binary_answer_as_one() {
     let (hosts, _) = hostfile(&dir, 2);
     let paths: Vec<PathBuf> = own_levels();
     let paths: Vec<&str> = paths.iter().map(|p| str(p)).collect();
-    let one = frontier()
+    let one = binary()
         .args([
             "solve",
             "--quiet",
@@ -295,7 +279,7 @@ fn the_official_levels_of_the_issue_match_the_local_run() {
     for (file, level, same_states) in runs {
         let path = common::official(file);
         let args = ["--level", level, "--out", "-", str(&path)];
-        let local = frontier()
+        let local = binary()
             .args(["solve", "--quiet"])
             .args(args)
             .output()
@@ -491,7 +475,7 @@ fn distributed_options_are_checked() {
         vec!["--distributed", "--hostfile", "hosts"],
         vec!["--distributed", "--parallel-levels", "2"],
     ] {
-        let output = frontier()
+        let output = binary()
             .args(["solve", "--quiet", "--out", "-"])
             .args(&args)
             .arg(str(&level))
@@ -502,7 +486,7 @@ fn distributed_options_are_checked() {
     let dir = scratch("hostfile");
     let bad = dir.join("hosts");
     fs::write(&bad, "127.0.0.1:4100\nnot an address\n").unwrap();
-    let output = frontier()
+    let output = binary()
         .args([
             "solve",
             "--quiet",

@@ -9,10 +9,11 @@ mod common;
 
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::scratch;
 use frontier::harness::results;
 
 /// Levels in the official Ice Tower set, solved in about 2 s with `--timeout 0.3`.
@@ -31,15 +32,6 @@ enum Signals {
     TwiceBackToBack,
     /// The second one a moment later, while the first one's results are being written.
     TwiceApart(Duration),
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("frontier-interrupts-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn sigint(pid: u32) {

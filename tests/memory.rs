@@ -7,33 +7,9 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use common::official;
-
-fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-memory-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{frontier, official, scratch, str, text};
 
 /// The CSV's rows (header first) as field lists.
 fn rows(csv: &str) -> Vec<Vec<String>> {

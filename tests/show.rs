@@ -10,7 +10,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use frontier::games::GameId;
 use frontier::harness::{self, discover};
@@ -76,7 +76,7 @@ fn repo(path: &str) -> PathBuf {
 }
 
 fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
+    common::binary()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(args)
         .output()

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::{Cluster, Hosts, astar, bfs, bidirectional};
 use crate::engine::control::Limits;
-use crate::engine::tests::{EightPuzzle, HARDEST, SOLVED, checked_length};
+use crate::engine::testing::{EightPuzzle, HARDEST, SOLVED, checked_length};
 use crate::engine::{
     self, Bounded, Heuristic, Limit, MoveBudget, SearchControl, SearchOutcome, Space, Stored,
 };

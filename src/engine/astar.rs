@@ -522,3 +522,196 @@ fn settle<S: bytemuck::Pod + Eq + std::hash::Hash>(
     });
     new
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Bounded;
+    use crate::engine::control::Limits;
+    use crate::engine::testing::{
+        EightPuzzle, Fan, HARDEST, assert_stops_near, checked_length, found_path, moves,
+    };
+    use crate::engine::{Heuristic, MoveBudget, Space, Stored};
+
+    #[test]
+    fn a_limit_before_the_first_bucket_still_proves_the_start_bound() {
+        // The root alone reaches `max_states`: nothing is expanded, yet no solution is shorter than
+        // the start's Manhattan distance, and that is the depth the search reports.
+        let space = EightPuzzle::new(HARDEST, true);
+        let h0 = space.heuristic(&space.start()).unwrap();
+        assert!(h0 > 0);
+        for search in [astar::<EightPuzzle>, ordered_astar::<EightPuzzle>] {
+            let ctl = SearchControl::new(Limits {
+                max_states: Some(1),
+                ..Limits::default()
+            });
+            assert_eq!(
+                search(&space, &ctl),
+                SearchOutcome::Stopped(Limit::States(1))
+            );
+            assert_eq!(ctl.progress.depth(), u64::from(h0));
+        }
+    }
+
+    /// From the start (5000) every state 0..5000 is one move away; only 4321 leads on, to the
+    /// goal (5001).
+    struct Wide {
+        prefer: bool,
+    }
+
+    impl Space for Wide {
+        type State = u32;
+        fn start(&self) -> u32 {
+            5000
+        }
+        fn successors(&self, state: &u32, out: &mut Vec<u32>) {
+            match *state {
+                5000 => out.extend(0..5000),
+                4321 => out.push(5001),
+                _ => {}
+            }
+        }
+        fn is_goal(&self, state: &u32) -> bool {
+            *state == 5001
+        }
+    }
+
+    impl Stored for Wide {}
+
+    impl Heuristic for Wide {
+        fn heuristic(&self, state: &u32) -> Option<u32> {
+            Some(u32::from(*state != 5001))
+        }
+        fn work_left(&self, state: &u32) -> u32 {
+            u32::from(self.prefer && *state != 4321)
+        }
+    }
+
+    impl MoveBudget for Wide {}
+
+    #[test]
+    fn ordered_astar_expands_the_preferred_states_first_and_stops_at_a_goal() {
+        let preferred = SearchControl::unlimited();
+        let outcome = ordered_astar(&Wide { prefer: true }, &preferred);
+        assert_eq!(moves(outcome), Some(2));
+        // The start (searched at f = 1 for goals only, deferred, then expanded in full at f = 2:
+        // counted once, when complete), then the first wave of 1024 states of the last bucket.
+        assert_eq!(preferred.progress.expanded(), 1 + 1024);
+        // Plain A* expands the whole bucket.
+        let plain = SearchControl::unlimited();
+        assert_eq!(moves(astar(&Wide { prefer: true }, &plain)), Some(2));
+        assert_eq!(plain.progress.expanded(), 1 + 5000);
+    }
+
+    #[test]
+    fn a_known_solution_prunes_astar_and_proves_itself_optimal() {
+        // The 8-puzzle's hardest position (31 moves). With a budget of 30 moves A* ends without a
+        // solution, which proves a known 31-move one optimal, and stores none of the states it
+        // would store unbounded whose f is above 30.
+        let space = EightPuzzle::new(HARDEST, true);
+        let run = |max_depth| {
+            let ctl = SearchControl::unlimited();
+            let outcome = match max_depth {
+                Some(max_depth) => astar(
+                    &Bounded {
+                        space: &space,
+                        max_depth,
+                    },
+                    &ctl,
+                ),
+                None => astar(&space, &ctl),
+            };
+            (outcome, ctl.progress.states())
+        };
+        let (free, all) = run(None);
+        assert_eq!(checked_length(&space, &found_path(free)), 31);
+        let (found, at_optimum) = run(Some(31));
+        assert_eq!(checked_length(&space, &found_path(found)), 31);
+        let (none, below) = run(Some(30));
+        assert_eq!(none, SearchOutcome::Exhausted);
+        assert!(
+            below < at_optimum && at_optimum < all,
+            "{below} {at_optimum} {all}"
+        );
+    }
+
+    /// [`in_rounds`] with the local A* for each round.
+    fn rounds_of_astar<P: Heuristic + MoveBudget>(
+        space: &P,
+        ctl: &SearchControl,
+        plain_states: u64,
+    ) -> SearchOutcome<P::State> {
+        in_rounds(space, ctl, plain_states, |round, ctl| astar(round, ctl))
+    }
+
+    #[test]
+    fn astar_in_rounds_finds_the_optimum_holding_only_states_within_each_round() {
+        // The 8-puzzle's hardest position (31 moves) under a loose budget of 45 moves. One A*
+        // stores successors with f up to 45 that it never expands; the rounds (from the start's
+        // bound of 21) never hold one above the round's bound, so their peak is smaller.
+        let space = EightPuzzle::new(HARDEST, true);
+        let loose = Bounded {
+            space: &space,
+            max_depth: 45,
+        };
+        let once = SearchControl::unlimited();
+        assert_eq!(
+            checked_length(&space, &found_path(astar(&loose, &once))),
+            31
+        );
+        let rounds = SearchControl::unlimited();
+        let found = rounds_of_astar(&loose, &rounds, 0);
+        assert_eq!(checked_length(&space, &found_path(found)), 31);
+        assert!(
+            rounds.progress.peak_bytes() < once.progress.peak_bytes(),
+            "{} against {}",
+            rounds.progress.peak_bytes(),
+            once.progress.peak_bytes()
+        );
+        // A plain A* first: one that finishes within its states is the single A*, count for
+        // count; one that the cap stops hands on to the rounds at the f it reached.
+        let plain = SearchControl::unlimited();
+        let found = rounds_of_astar(&loose, &plain, 1 << 20);
+        assert_eq!(checked_length(&space, &found_path(found)), 31);
+        assert_eq!(plain.progress.states(), once.progress.states());
+        let capped = SearchControl::unlimited();
+        let found = rounds_of_astar(&loose, &capped, 1_000);
+        assert_eq!(checked_length(&space, &found_path(found)), 31);
+        assert!(
+            capped.progress.states() > 1_000,
+            "{}",
+            capped.progress.states()
+        );
+        // Below the optimum every round ends, and the last proves that no solution has 30 moves
+        // or fewer.
+        let tight = Bounded {
+            space: &space,
+            max_depth: 30,
+        };
+        let ctl = SearchControl::unlimited();
+        let none = rounds_of_astar(&tight, &ctl, 0);
+        assert_eq!((none, ctl.progress.depth()), (SearchOutcome::Exhausted, 31));
+        // Without a budget, the rounds end when one drops nothing: here the half of the 8-puzzle's
+        // positions that cannot reach the goal (two tiles swapped), whole.
+        let unsolvable = EightPuzzle::new([2, 1, 3, 4, 5, 6, 7, 8, 0], true);
+        let whole = SearchControl::unlimited();
+        let none = rounds_of_astar(&unsolvable, &whole, 0);
+        assert_eq!(none, SearchOutcome::Exhausted);
+        let once = SearchControl::unlimited();
+        assert_eq!(astar(&unsolvable, &once), SearchOutcome::Exhausted);
+        assert_eq!(once.progress.states(), 181_440);
+        // A limit inside a round keeps what the rounds before it proved.
+        let ctl = SearchControl::new(Limits {
+            max_states: Some(ctl.progress.states() - 1),
+            ..Limits::default()
+        });
+        let stopped = rounds_of_astar(&tight, &ctl, 0);
+        assert!(matches!(stopped, SearchOutcome::Stopped(Limit::States(_))));
+        assert_eq!(ctl.progress.depth(), 30);
+    }
+
+    #[test]
+    fn a_memory_limit_stops_a_growing_astar_bucket() {
+        assert_stops_near(8 << 20, |ctl| astar(&Fan, ctl));
+    }
+}

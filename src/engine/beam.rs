@@ -225,3 +225,145 @@ pub fn anytime<P: Heuristic + MoveBudget>(
         (b, proven)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::astar::astar;
+    use crate::engine::testing::{
+        EightPuzzle, HARDEST, OneWay, checked_length, found_path, one_way_distances, with_threads,
+    };
+    use crate::engine::{MoveBudget, Space, Stored};
+
+    /// Numbers from 0, each move +1 or +3, up to 30; the goal is 30. The heuristic says nothing
+    /// (0); the work left (`work_left`) is the distance to 30.
+    struct Ranked;
+
+    impl Space for Ranked {
+        type State = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn successors(&self, state: &u32, out: &mut Vec<u32>) {
+            out.extend([state + 1, state + 3].into_iter().filter(|&s| s <= 30));
+        }
+        fn is_goal(&self, state: &u32) -> bool {
+            *state == 30
+        }
+    }
+
+    impl Stored for Ranked {}
+
+    impl Heuristic for Ranked {
+        fn heuristic(&self, _: &u32) -> Option<u32> {
+            Some(0)
+        }
+        fn work_left(&self, state: &u32) -> u32 {
+            30 - state
+        }
+    }
+
+    impl MoveBudget for Ranked {}
+
+    #[test]
+    fn a_beam_keeps_the_states_with_the_least_work_left() {
+        // A beam of one keeps the largest number of each layer: +3 ten times.
+        let ctl = SearchControl::unlimited();
+        let found = found_path(beam(&Ranked, 1, &ctl).outcome);
+        assert_eq!(found, (0..=30).step_by(3).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn beams_find_valid_paths_and_wider_beams_find_shorter_ones() {
+        // The 8-puzzle with Manhattan ranking: a narrow beam finds some path, the anytime search
+        // with growing widths one no longer, and none is shorter than the optimum.
+        let space = EightPuzzle::new(HARDEST, true);
+        let narrow = match beam(&space, 10, &SearchControl::unlimited()).outcome {
+            SearchOutcome::Found(path) => checked_length(&space, &path),
+            other => panic!("a beam of 10 found nothing: {other:?}"),
+        };
+        assert!(narrow >= 31);
+        let best = with_threads(4, || {
+            anytime(
+                &space,
+                10,
+                31,
+                None,
+                std::time::Duration::from_secs(60),
+                &SearchControl::unlimited(),
+            )
+        })
+        .expect("a path");
+        assert!(best.1, "a beam as wide as the space is exact");
+        let best = checked_length(&space, &best.0);
+        assert!((31..=narrow).contains(&best), "{best} against {narrow}");
+        // A beam as wide as the space is breadth-first search: optimal.
+        assert_eq!(best, 31);
+    }
+
+    #[test]
+    fn beams_after_a_known_solution_look_only_for_shorter_ones() {
+        // The 8-puzzle's hardest start (31 moves) with Manhattan ranking. A beam of 20 finds a
+        // longer path. Given it, the anytime search keeps no state that its heuristic says cannot
+        // finish shorter: it stores fewer states before a beam wide enough to drop nothing proves
+        // the optimum.
+        let space = EightPuzzle::new(HARDEST, true);
+        let narrow = found_path(beam(&space, 20, &SearchControl::unlimited()).outcome);
+        assert!(
+            checked_length(&space, &narrow) > 31,
+            "a beam of 20 found the optimum"
+        );
+        let run = |known: Option<Vec<u64>>| {
+            let ctl = SearchControl::unlimited();
+            let (path, proven) =
+                anytime(&space, 20, 0, known, std::time::Duration::MAX, &ctl).expect("a path");
+            assert!(proven, "the widths grow until a beam drops nothing");
+            (checked_length(&space, &path), ctl.progress.states())
+        };
+        let (alone, alone_states) = run(None);
+        let (bounded, bounded_states) = run(Some(narrow));
+        assert_eq!((alone, bounded), (31, 31));
+        assert!(
+            bounded_states < alone_states,
+            "{bounded_states} against {alone_states}"
+        );
+        // Given an optimal path, a beam wide enough to drop nothing searched every shorter path,
+        // found none, and so proves it optimal with no lower bound given.
+        let optimal = found_path(astar(&space, &SearchControl::unlimited()));
+        let proof = anytime(
+            &space,
+            1 << 20,
+            0,
+            Some(optimal.clone()),
+            std::time::Duration::MAX,
+            &SearchControl::unlimited(),
+        );
+        assert_eq!(proof, Some((optimal, true)));
+    }
+
+    #[test]
+    fn a_beam_follows_one_way_moves_and_its_counts_do_not_depend_on_threads() {
+        let space = OneWay {
+            target: 77_777,
+            limit: 100_000,
+            informed: true,
+        };
+        let run = |threads| {
+            let ctl = SearchControl::unlimited();
+            let outcome = with_threads(threads, || beam(&space, 50, &ctl));
+            (outcome.outcome, ctl.progress.states())
+        };
+        let (one, states) = run(1);
+        assert_eq!(run(4), (one.clone(), states));
+        let SearchOutcome::Found(path) = one else {
+            panic!("no path")
+        };
+        assert_eq!((path[0], *path.last().unwrap()), (1, 77_777));
+        for pair in path.windows(2) {
+            let mut next = Vec::new();
+            space.successors(&pair[0], &mut next);
+            assert!(next.contains(&pair[1]), "{pair:?} is not a move");
+        }
+        assert!(path.len() as u32 > one_way_distances(100_000)[77_777]);
+    }
+}

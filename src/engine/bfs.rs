@@ -272,3 +272,14 @@ fn settle<P: Stored>(
     }
     stored.len() as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::{Fan, assert_stops_near};
+
+    #[test]
+    fn a_memory_limit_stops_a_growing_bfs_layer() {
+        assert_stops_near(8 << 20, |ctl| bfs(&Fan, ctl));
+    }
+}

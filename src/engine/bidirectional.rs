@@ -119,3 +119,25 @@ pub fn bidirectional<P: Stored>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::{EightPuzzle, HARDEST, checked_length, with_threads};
+
+    #[test]
+    fn paths_are_rebuilt_from_both_sides_of_a_reversible_space() {
+        // The 8-puzzle's moves are reversible: the bidirectional search joins two paths rebuilt
+        // backwards from the meeting state, one of them reversed.
+        for threads in [1, 2, 4] {
+            let space = EightPuzzle::new(HARDEST, false);
+            let ctl = SearchControl::unlimited();
+            let SearchOutcome::Found(path) =
+                with_threads(threads, || bidirectional(&space, space.goal, &ctl))
+            else {
+                panic!("no path");
+            };
+            assert_eq!(checked_length(&space, &path), 31);
+        }
+    }
+}

@@ -501,3 +501,107 @@ pub enum SearchOutcome<S> {
     /// A limit ended the search first.
     Stopped(Limit),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::astar::astar;
+    use crate::engine::testing::{EightPuzzle, HARDEST, found_path};
+
+    #[test]
+    fn a_stop_requested_for_a_level_reaches_its_running_child_search_only() {
+        let level = SearchControl::unlimited();
+        let first = level.child(Limits::default());
+        assert!(!first.stop.is_stopped());
+        // The harness's memory guard stops the level while `first` runs for it.
+        level.stop.request(Limit::Memory(1));
+        assert!(first.stop.is_stopped());
+        assert_eq!(first.check(), Err(Limit::Memory(1)));
+        // A search started afterwards (the level's anytime search) runs, until asked again.
+        let second = level.child(Limits::default());
+        assert_eq!(second.check(), Ok(()));
+        assert_eq!(
+            found_path(astar(&EightPuzzle::new(HARDEST, true), &second)).len(),
+            32
+        );
+        level.stop.request(Limit::Memory(2));
+        assert_eq!(second.check(), Err(Limit::Memory(2)));
+        // A child's own limits are its own: the level is not stopped by them.
+        let third = level.child(Limits {
+            max_states: Some(1),
+            ..Limits::default()
+        });
+        assert_eq!(third.check(), Err(Limit::States(1)));
+        assert_eq!(level.child(Limits::default()).check(), Ok(()));
+    }
+
+    #[test]
+    fn a_memory_stop_is_pending_until_the_level_moves_on_to_its_next_search() {
+        let level = SearchControl::unlimited();
+        let first = level.child(Limits::default());
+        assert!(!level.stop.pending());
+        level.stop.request(Limit::Memory(1));
+        // While `first` winds down the guard stops nothing else; the level's control itself says
+        // stopped for good, which is why the guard does not ask it.
+        assert!(level.stop.pending() && first.stop.pending());
+        assert!(level.stop.is_stopped());
+        // The next search of the level: the stop was not meant for it, and it may be stopped.
+        let second = level.child(Limits::default());
+        assert!(!level.stop.pending() && !second.stop.pending());
+        level.stop.request(Limit::Memory(1));
+        assert!(second.stop.pending());
+        assert_eq!(second.check(), Err(Limit::Memory(1)));
+    }
+
+    #[test]
+    fn a_child_search_never_has_more_memory_than_its_level() {
+        let level = SearchControl::new(Limits {
+            max_bytes: Some(1000),
+            ..Limits::default()
+        });
+        let at_most = |own: Option<u64>| {
+            level
+                .child(Limits {
+                    max_bytes: own,
+                    ..Limits::default()
+                })
+                .budget
+                .limits
+                .max_bytes
+        };
+        assert_eq!(at_most(None), Some(1000));
+        assert_eq!(at_most(Some(4 << 30)), Some(1000));
+        assert_eq!(at_most(Some(10)), Some(10));
+        assert_eq!(
+            SearchControl::unlimited()
+                .child(Limits {
+                    max_bytes: Some(10),
+                    ..Limits::default()
+                })
+                .budget
+                .limits
+                .max_bytes,
+            Some(10)
+        );
+        // It stops at the level's budget as soon as it counts that much.
+        let child = level.child(Limits::default());
+        child.progress.set_bytes(999);
+        assert_eq!(child.check(), Ok(()));
+        child.progress.set_bytes(1000);
+        assert_eq!(child.check(), Err(Limit::Memory(1000)));
+    }
+
+    #[test]
+    fn a_limit_once_hit_stays_hit_when_memory_falls_back() {
+        let ctl = SearchControl::new(Limits {
+            max_bytes: Some(100),
+            ..Limits::default()
+        });
+        assert_eq!(ctl.check(), Ok(()));
+        ctl.progress.set_bytes(200);
+        assert_eq!(ctl.check(), Err(Limit::Memory(100)));
+        ctl.progress.set_bytes(50);
+        assert_eq!(ctl.check(), Err(Limit::Memory(100)));
+        assert!(ctl.stop.is_stopped());
+    }
+}

@@ -523,3 +523,184 @@ pub(crate) fn analyze_holding<P: Stored + MoveBudget>(
         farthest,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Bounded;
+    use crate::engine::control::Limits;
+    use crate::engine::testing::{
+        EightPuzzle, HARDEST, SOLVED, brute_force_shortest_solutions, pack, with_threads,
+    };
+
+    #[test]
+    fn exploring_the_eight_puzzle_from_its_goal_gives_every_layer() {
+        for threads in [1, 4] {
+            let space = EightPuzzle::new(SOLVED, false);
+            let ctl = SearchControl::unlimited();
+            let analysis = with_threads(threads, || analyze(&space, true, &ctl)).unwrap();
+            assert_eq!(analysis.states(), 181_440);
+            assert_eq!(analysis.eccentricity(), 31);
+            assert_eq!(analysis.layers.last(), Some(&2));
+            assert_eq!(analysis.layers[..4], [1, 2, 4, 8]);
+            assert_eq!((analysis.goals, analysis.optimum), (1, Some(0)));
+            assert_eq!(analysis.optimal_paths, 1);
+            // One of the two hardest positions, the same on every run.
+            let hardest = [pack(HARDEST), pack([6, 4, 7, 8, 5, 0, 3, 2, 1])];
+            assert!(hardest.contains(&analysis.farthest));
+        }
+    }
+
+    #[test]
+    fn a_multi_source_search_puts_every_source_at_depth_zero() {
+        let space = EightPuzzle::new(SOLVED, false);
+        let ctl = SearchControl::unlimited();
+        let sources = [pack(SOLVED), pack(HARDEST), pack(SOLVED)];
+        let both = explore(&space, &sources, true, &ctl).unwrap();
+        assert_eq!(both.layers()[0], 2, "equal sources are one state");
+        assert_eq!(both.states(), 181_440);
+        assert!(both.eccentricity() < 31);
+        // Every state is as far as the nearer source: the hardest position is in layer 0.
+        assert!(both.layer(0).any(|s| s == pack(HARDEST)));
+    }
+
+    #[test]
+    fn a_frontier_exploration_keeps_the_last_layers_only_and_finds_the_same_ones() {
+        let space = EightPuzzle::new(SOLVED, false);
+        let ctl = SearchControl::unlimited();
+        let whole = explore(&space, &[pack(SOLVED)], true, &ctl).unwrap();
+        for threads in [1, 4] {
+            let mut seen = Vec::new();
+            let frontier = with_threads(threads, || {
+                explore_frontier(&space, &[pack(SOLVED)], true, &ctl, |e, d| {
+                    seen.push(e.count_in_layer(d, |_| true));
+                    true
+                })
+            })
+            .unwrap();
+            // Every layer was seen whole, in order, and counted as the exploration that keeps
+            // them all counts it: a state's move tag survives the copies (a wrong one would skip
+            // a move that leads somewhere new).
+            assert_eq!(frontier.layers(), whole.layers());
+            assert_eq!(seen, whole.layers());
+            for depth in [30, 31] {
+                let mut kept: Vec<u64> = frontier.layer(depth).collect();
+                let mut all: Vec<u64> = whole.layer(depth).collect();
+                kept.sort_unstable();
+                all.sort_unstable();
+                assert_eq!(kept, all);
+            }
+            // The older layers are gone: the 8-puzzle's last two layers hold 223 states.
+            assert!(
+                frontier.bytes() * 10 < whole.bytes(),
+                "{} B",
+                frontier.bytes()
+            );
+        }
+    }
+
+    /// A 6x6 torus: a step in any of four directions, wrapping around; the goal is the cell
+    /// opposite the start, (3, 3) from (0, 0).
+    struct Torus;
+
+    impl Space for Torus {
+        type State = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn successors(&self, &cell: &u32, out: &mut Vec<u32>) {
+            let (row, col) = (cell / 6, cell % 6);
+            for (r, c) in [
+                (row + 1, col),
+                (row + 5, col),
+                (row, col + 1),
+                (row, col + 5),
+            ] {
+                out.push(r % 6 * 6 + c % 6);
+            }
+        }
+        fn is_goal(&self, &cell: &u32) -> bool {
+            cell == 3 * 6 + 3
+        }
+    }
+
+    impl Stored for Torus {
+        fn layout(&self) -> Layout {
+            Layout {
+                reversible: true,
+                ..Layout::plain::<u32>()
+            }
+        }
+    }
+
+    impl MoveBudget for Torus {}
+
+    #[test]
+    fn analyze_counts_the_optimal_solutions_after_dropping_the_layers_that_hold_them() {
+        let ctl = SearchControl::unlimited();
+        let one_pass = analyze(&Torus, true, &ctl).unwrap();
+        assert_eq!(one_pass.layers, [1, 4, 8, 10, 8, 4, 1]);
+        // Three steps each way, each either way round, in any order: 2 x 2 x (6 choose 3).
+        assert_eq!((one_pass.optimum, one_pass.optimal_paths), (Some(6), 80));
+        // Holding nothing, the frontier exploration drops layers 0 to 3 after layer 5, before
+        // the goal's layer: the solutions are counted over those layers explored again.
+        let again = SearchControl::unlimited();
+        let second_pass = analyze_holding(&Torus, true, 0, &again).unwrap();
+        assert_eq!(second_pass, one_pass);
+        assert_eq!(
+            (ctl.progress.states(), again.progress.states()),
+            (36, 36 + 36)
+        );
+    }
+
+    #[test]
+    fn shortest_path_counts_agree_with_a_brute_force() {
+        let from_goal = explore(
+            &EightPuzzle::new(SOLVED, false),
+            &[pack(SOLVED)],
+            true,
+            &SearchControl::unlimited(),
+        )
+        .unwrap();
+        for depth in [1, 6, 11, 14] {
+            // The smallest state of the layer: the same on every run.
+            let start = from_goal.layer(depth).min().unwrap();
+            let space = EightPuzzle {
+                start,
+                ..EightPuzzle::new(SOLVED, false)
+            };
+            let analysis = analyze(&space, true, &SearchControl::unlimited()).unwrap();
+            let brute = brute_force_shortest_solutions(&space, depth);
+            assert_eq!(
+                Some((analysis.optimum.unwrap(), analysis.optimal_paths)),
+                brute,
+                "{depth}"
+            );
+            assert!(analysis.optimal_paths >= 1);
+        }
+    }
+
+    #[test]
+    fn a_move_budget_ends_the_exploration_and_a_limit_stops_it() {
+        let puzzle = EightPuzzle::new(SOLVED, false);
+        let space = Bounded {
+            space: &puzzle,
+            max_depth: 5,
+        };
+        let ctl = SearchControl::unlimited();
+        let analysis = analyze(&space, true, &ctl).unwrap();
+        assert_eq!(analysis.eccentricity(), 5);
+        assert_eq!(analysis.layers, [1, 2, 4, 8, 16, 20]);
+        let limits = Limits {
+            max_states: Some(1_000),
+            ..Limits::default()
+        };
+        let space = EightPuzzle::new(SOLVED, false);
+        let whole = analyze(&space, true, &SearchControl::unlimited()).unwrap();
+        let unfinished = analyze(&space, true, &SearchControl::new(limits)).unwrap_err();
+        assert_eq!(unfinished.limit, Limit::States(1_000));
+        // Layers 0 to 10 hold 706 states and layer 11 another 396: the limit strikes inside layer
+        // 11, so the layers reported are the eleven before it, exact.
+        assert_eq!(unfinished.layers, whole.layers[..11]);
+    }
+}

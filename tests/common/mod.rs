@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: where the corpora are, and what every row says.
+//! Helpers shared by the integration tests: where the corpora are, what every row says, how
+//! the binary is run, and each test's scratch folder.
 //!
 //! Everything a test reads is in the repository: the official level sets under
 //! `corpora/official/<game>/`, the repository's own levels under `corpora/<game>/`.
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// A path under the official level sets, `corpora/official/`.
 pub fn official(relative: &str) -> PathBuf {
@@ -50,4 +53,37 @@ pub fn assert_solved(row: &frontier::harness::results::Row) {
 pub fn assert_solved_optimally(row: &frontier::harness::results::Row) {
     assert_solved(row);
     assert!(row.optimal, "{}", row.level);
+}
+
+/// The built binary, to be given its arguments.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+}
+
+/// The binary run with `args`, to its end.
+pub fn frontier(args: &[&str]) -> Output {
+    binary().args(args).output().expect("the binary runs")
+}
+
+/// A fresh scratch directory for one test, named after the test's file too: two files may
+/// have tests of one name, and run at once.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "frontier-{}-{name}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A process's output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A path as an argument of the binary (the tests' paths are UTF-8).
+pub fn str(path: &Path) -> &str {
+    path.to_str().unwrap()
 }

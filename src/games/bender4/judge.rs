@@ -378,3 +378,77 @@ impl<'a> Judge<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bender4::anneal::{Genome, changes, mutate};
+    use crate::games::bender4::program::{Outcome, Program, run};
+    use crate::games::bender4::testing::{INTRO1, INTRO2, INTRO3, INTRO5, MAP_A, level};
+    use crate::games::bender4::{Level, Rng};
+
+    /// The maps of the repository's own corpus, and the spec's intro maps and map A.
+    fn judge_maps() -> Vec<Level> {
+        [
+            include_str!("../../../corpora/bender4/corridor.txt"),
+            include_str!("../../../corpora/bender4/field.txt"),
+            include_str!("../../../corpora/bender4/push-onto-switch.txt"),
+            include_str!("../../../corpora/bender4/squash.txt"),
+            include_str!("../../../corpora/bender4/own-switch.txt"),
+            INTRO1,
+            INTRO2,
+            INTRO3,
+            INTRO5,
+            MAP_A,
+        ]
+        .iter()
+        .map(|text| level(text))
+        .collect()
+    }
+
+    #[test]
+    fn the_judge_agrees_with_the_referee_on_random_programs_and_their_children() {
+        let mut rng = Rng::new(11);
+        for level in judge_maps() {
+            let board = &level.board;
+            let graph = PlainGraph::new(board).unwrap();
+            let mut judge = Judge::new(std::slice::from_ref(&graph));
+            let (mut parent_rec, mut child_rec, mut fresh_rec) =
+                (Record::default(), Record::default(), Record::default());
+            let mut changed = Vec::new();
+            let mut pos = board.start_pos();
+            for _ in 0..20 {
+                let pieces: Vec<Vec<u8>> = (0..1 + rng.below(4))
+                    .map(|_| {
+                        (0..rng.below(9))
+                            .map(|_| b"UDRLUDRL1232"[rng.below(12)])
+                            .collect()
+                    })
+                    .collect();
+                let mut parent = Genome::new(&pieces);
+                judge.run(&parent, &mut parent_rec);
+                for _ in 0..150 {
+                    let mut child = parent.clone();
+                    if !mutate(&mut child, &mut rng) {
+                        continue;
+                    }
+                    changes(&parent, &child, &mut changed);
+                    let resumed = judge.run_child(&child, &parent_rec, &changed, &mut child_rec);
+                    let fresh = judge.run(&child, &mut fresh_rec);
+                    assert_eq!(resumed, fresh, "program {}", child.line());
+                    let program = Program::parse(&child.line()).unwrap();
+                    let referee = run(board, &program, &mut Machine::default(), &mut pos);
+                    let won = match referee {
+                        Outcome::Won { steps } => Some(steps),
+                        Outcome::Lost { .. } => None,
+                    };
+                    assert_eq!(fresh.won, won, "program {}", child.line());
+                    if rng.chance(0.5) {
+                        parent = child;
+                        std::mem::swap(&mut parent_rec, &mut child_rec);
+                    }
+                }
+            }
+        }
+    }
+}

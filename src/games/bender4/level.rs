@@ -240,3 +240,76 @@ fn on_floor(map: &Map, p: Xy, what: &str) -> Result<Xy, String> {
     }
     Ok(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::bender4::Level;
+
+    #[test]
+    fn the_parser_names_the_line_of_each_error() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("10\n", 1, "`W H`"),
+            ("4 x\n", 1, "not a decimal number"),
+            ("4  3\n", 1, "`W H`"),
+            ("4 3\n####\n#..#\n", 4, "file ends early"),
+            ("4 3\n####\n#...#\n####\n", 3, "5 characters, expected 4"),
+            ("4 3\n####\n#.a#\n####\n", 3, "unexpected `a`"),
+            ("4 3\n####\n#...\n####\n", 3, "border"),
+            ("4 3\n####\n#..#\n####\n0 0\n", 5, "is a wall"),
+            ("4 3\n####\n#..#\n####\n1 1\n5 1\n", 6, "outside"),
+            (
+                "4 3\n####\n#+.#\n####\n1 1\n2 1\n0\n",
+                5,
+                "start is on a ball",
+            ),
+            ("4 3\n####\n#.+#\n####\n1 1\n2 1\n0\n", 6, "on a ball"),
+            (
+                "4 3\n####\n#..#\n####\n1 1\n1 1\n0\n",
+                6,
+                "target is the start",
+            ),
+            (
+                "4 3\n####\n#..#\n####\n1 1\n2 1\n1\n1 1 2 1 2\n",
+                8,
+                "expected 0 or 1",
+            ),
+            (
+                "5 3\n#####\n#...#\n#####\n1 1\n3 1\n2\n2 1 3 1 0\n2 1 1 1 0\n",
+                9,
+                "already the switch cell of line 8",
+            ),
+            (
+                "5 3\n#####\n#...#\n#####\n1 1\n3 1\n2\n2 1 3 1 0\n1 1 3 1 0\n",
+                9,
+                "already the field cell",
+            ),
+            (
+                "5 3\n#####\n#...#\n#####\n1 1\n3 1\n1\n2 1 2 1 0\n",
+                8,
+                "already the switch cell",
+            ),
+            ("4 3\n####\n#..#\n####\n1 1\n2 1\n1\n", 8, "file ends early"),
+            (
+                "4 3\n####\n#..#\n####\n1 1\n2 1\n0\n\nx\n",
+                9,
+                "unexpected text",
+            ),
+            (
+                "4 3\n####\n#..#\n####\n1 1\n2 1\n-1\n",
+                7,
+                "not a decimal number",
+            ),
+        ];
+        for &(text, line, message) in cases {
+            match Level::parse_text(text) {
+                Ok(_) => panic!("accepted {text:?}"),
+                Err((l, m)) => {
+                    assert_eq!(l, line, "line of {text:?}: {m}");
+                    assert!(m.contains(message), "message of {text:?}: {m}");
+                }
+            }
+        }
+        assert!(Level::parse_text("4 3\r\n####\r\n#..#\r\n####\r\n1 1\r\n2 1\r\n0").is_ok());
+        assert!(Level::parse_text("4 3\n####\n#..#\n####\n1 1\n2 1\n0\n\n\n").is_ok());
+    }
+}

@@ -22,6 +22,8 @@ pub mod search;
 pub mod space;
 
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -55,3 +55,31 @@ pub fn loss(board: &Board, line: &str) -> Option<(u32, Loss)> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bender4::testing::{INTRO1, INTRO4, level};
+
+    #[test]
+    fn check_reports_steps_and_score() {
+        let v = check(&level(INTRO1).board, "1;DR1").unwrap();
+        assert_eq!((v.moves, v.score), (33, 5));
+        assert_eq!(v.message, "won in 33 steps, score 5");
+    }
+
+    #[test]
+    fn check_rejects_unprintable_characters_and_accepts_no_ops() {
+        let board = level(INTRO4).board;
+        assert!(
+            check(&board, "RR\tD")
+                .unwrap_err()
+                .contains("printable ASCII")
+        );
+        assert_eq!(
+            check(&board, "R xR0D").map(|v| (v.moves, v.score)),
+            Ok((6, 6))
+        );
+        assert_eq!(check(&board, "RRD\n").map(|v| v.score), Ok(3));
+    }
+}

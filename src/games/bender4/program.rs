@@ -340,3 +340,133 @@ impl fmt::Display for LossReport<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bender4::Rng;
+    use crate::games::bender4::notation::check;
+    use crate::games::bender4::testing::{INTRO1, INTRO2, INTRO4, level, lost, steps};
+
+    #[test]
+    fn the_step_after_arrival_runs_and_a_missing_call_there_loses() {
+        assert_eq!(steps(INTRO2, "LRRRRRRU"), Ok(7));
+        assert_eq!(lost(INTRO2, "LRRRRRR1"), (8, Loss::Missing(1)));
+    }
+
+    #[test]
+    fn arrival_at_step_998_wins_and_at_999_loses() {
+        let program = |pad: usize| format!("{}LRRRRRR", "0".repeat(pad));
+        assert_eq!(steps(INTRO2, &program(991)), Ok(998));
+        assert_eq!(lost(INTRO2, &program(992)), (999, Loss::TurnLimit));
+    }
+
+    #[test]
+    fn a_missing_function_loses_at_once() {
+        assert_eq!(lost(INTRO1, "2;DR1"), (1, Loss::Missing(2)));
+    }
+
+    #[test]
+    fn trailing_empty_pieces_are_dropped() {
+        let v = check(&level(INTRO1).board, "1;DR1;").unwrap();
+        assert_eq!((v.moves, v.score), (33, 6));
+    }
+
+    #[test]
+    fn a_line_of_only_separators_has_no_main() {
+        assert_eq!(lost(INTRO1, ";;;"), (0, Loss::NoMain));
+        assert_eq!(Program::parse(";;;").unwrap().pieces(), 0);
+        assert_eq!(Program::parse("").unwrap().pieces(), 1);
+        assert_eq!(Program::parse(";R").unwrap().pieces(), 2);
+        assert_eq!(Program::parse("R;;U;;").unwrap().pieces(), 3);
+    }
+
+    #[test]
+    fn calls_and_returns_are_steps() {
+        // Call, R, return, call, R, return, D.
+        assert_eq!(steps(INTRO4, "11D;R"), Ok(7));
+        // An empty function costs a call and a return.
+        assert_eq!(
+            steps(INTRO4, "1RRD;"),
+            Err("step 1: call of function 1, which does not exist".into())
+        );
+        assert_eq!(steps(INTRO4, "1RRD;;R"), Ok(5));
+    }
+
+    #[test]
+    fn a_program_that_ends_early_loses() {
+        // R, R, main returns, the stack is empty.
+        assert_eq!(lost(INTRO4, "RR"), (4, Loss::Ended));
+        // Call, R, function 1 returns, main returns, the stack is empty.
+        assert_eq!(lost(INTRO4, "1;R"), (5, Loss::Ended));
+    }
+
+    #[test]
+    fn endless_recursion_stops_at_the_turn_limit() {
+        assert_eq!(lost(INTRO4, "1;L1"), (999, Loss::TurnLimit));
+        assert_eq!(lost(INTRO4, "1;11"), (999, Loss::TurnLimit));
+    }
+
+    /// The referee's interpreter without tail calls: one frame per call.
+    fn plain_trace(code: &Program, steps: usize) -> Vec<Action> {
+        let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+        let mut out = Vec::new();
+        for _ in 0..steps {
+            let action = match stack.last_mut() {
+                None => Action::End,
+                Some(top) => {
+                    let piece = code.piece(top.0);
+                    if top.1 == piece.len() {
+                        stack.pop();
+                        Action::Return
+                    } else {
+                        let c = piece[top.1];
+                        top.1 += 1;
+                        match c {
+                            b'U' => Action::Move(0),
+                            b'D' => Action::Move(1),
+                            b'R' => Action::Move(2),
+                            b'L' => Action::Move(3),
+                            b'1'..=b'9' if usize::from(c - b'0') >= code.pieces() => {
+                                Action::Missing(c - b'0')
+                            }
+                            b'1'..=b'9' => {
+                                stack.push((usize::from(c - b'0'), 0));
+                                Action::Call
+                            }
+                            _ => Action::Nothing,
+                        }
+                    }
+                }
+            };
+            out.push(action);
+            if matches!(action, Action::Missing(_)) {
+                break;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tail_calls_keep_the_referees_step_sequence() {
+        let mut rng = Rng::new(7);
+        let alphabet = b"UDRL123;;x";
+        for _ in 0..3000 {
+            let len = 1 + rng.below(14);
+            let line: String = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len())] as char)
+                .collect();
+            let program = Program::parse(&line).unwrap();
+            if program.pieces() == 0 {
+                continue;
+            }
+            let expected = plain_trace(&program, 300);
+            let mut machine = Machine::default();
+            machine.reset(&program);
+            let got: Vec<Action> = (0..expected.len())
+                .map(|_| machine.next(&program))
+                .collect();
+            assert_eq!(got, expected, "program {line}");
+        }
+    }
+}

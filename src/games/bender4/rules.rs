@@ -287,3 +287,39 @@ impl Board {
         effect == Effect::Pushed { to: self.target }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::bender4::notation::loss;
+    use crate::games::bender4::program::Loss;
+    use crate::games::bender4::testing::{INTRO2, INTRO3, INTRO5, MAP_A, level, lost, steps};
+
+    #[test]
+    fn entering_an_active_field_loses() {
+        assert_eq!(lost(INTRO2, "RRRRR"), (4, Loss::Field(7 + 3 * 10)));
+    }
+
+    #[test]
+    fn a_pushed_ball_toggles_the_switch_it_lands_on() {
+        assert_eq!(steps(INTRO3, "UDRRRRR"), Ok(7));
+    }
+
+    #[test]
+    fn a_blocked_push_is_a_step_that_changes_nothing() {
+        // The second U pushes the ball, already on the switch, against the wall.
+        assert_eq!(steps(INTRO3, "UUDRRRRR"), Ok(8));
+    }
+
+    #[test]
+    fn pushing_a_ball_onto_fry_loses() {
+        assert_eq!(lost(INTRO5, "RR"), (1, Loss::Squashed));
+    }
+
+    #[test]
+    fn entering_a_field_while_pushing_its_ball_onto_its_switch_survives() {
+        assert_eq!(steps(MAP_A, "RRDR"), Ok(4));
+        let elsewhere = MAP_A.replace("4 1 3 1 1", "6 2 3 1 1");
+        let board = level(&elsewhere).board;
+        assert_eq!(loss(&board, "RRDR"), Some((2, Loss::Field(3 + 8))));
+    }
+}

@@ -333,3 +333,143 @@ pub fn parse_card(text: &str) -> Result<Vec<Step>, String> {
         more => Err(format!("{more} steps (a card has one or two)")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::SearchControl;
+    use crate::games::golf_peaks::GolfPeaks;
+    use crate::games::golf_peaks::testing::{level, parse, rest};
+    use crate::games::{Answer, Game};
+
+    // The parser (§1.1).
+
+    #[test]
+    fn the_format_short_rows_token_parts_and_trailing_lines() {
+        let l =
+            level("3x2\r\n2,ball 0,sand\r\nice,1 0,flag  x\r\n  \r\n 1/2- 1- 1- \r\nignored\n1-↘");
+        assert_eq!((l.board.width, l.board.height), (3, 2));
+        assert_eq!(l.board.xy(l.board.start), (0, 0));
+        assert_eq!(l.board.xy(l.board.flag), (1, 1));
+        let ice = l.board.tile(3);
+        assert_eq!((ice.height, ice.kind), (1, Kind::Ice));
+        // (2,0) is missing from the short row: no tile.
+        assert_eq!(l.board.tile(2).kind, Kind::Void);
+        let hand: Vec<(&str, u32)> = l.hand.iter().map(|c| (c.text.as_str(), c.count)).collect();
+        assert_eq!(hand, [("1/2-", 1), ("1-", 2)]);
+        assert_eq!(l.hand[0].steps.len(), 2);
+        assert!(l.hand[0].steps[0].jump && !l.hand[0].steps[1].jump);
+    }
+
+    #[test]
+    fn a_bare_warp_is_index_zero() {
+        let l = level("4x1\n0,ball 0,warp 0,warp0 0,flag\n\n1-");
+        assert_eq!(rest(&l, "1-↘"), (2, 0));
+    }
+
+    #[test]
+    fn an_empty_hand_is_legal_and_unsolvable() {
+        let l = level("2x1\n0,ball 0,flag\n\n");
+        assert!(l.hand.is_empty());
+        assert_eq!(
+            GolfPeaks::solve(&l, &SearchControl::unlimited()),
+            Answer::Unsolvable
+        );
+    }
+
+    /// The error's line and a word its message must contain.
+    fn rejects(text: &str, line: Option<usize>, needle: &str) {
+        let e = parse(text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {text:?}"));
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(needle), "{e} (expected `{needle}`)");
+        if let Some(line) = line {
+            assert!(e.to_string().starts_with(&format!("t.txt:{line}: ")), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_size_line_is_rejected() {
+        for bad in ["3 x 1", "3X1", "x1", "3x", " 3x1", "3x1x1", "-3x1", ""] {
+            rejects(&format!("{bad}\n0,ball 0,flag 0\n\n1-"), Some(1), "size");
+        }
+        rejects("0x1\n\n\n1-", Some(1), "at least 1");
+        rejects("300x300\n", Some(1), "too large");
+        // Trailing whitespace is allowed.
+        level("3x1  \n0,ball 0,flag 0\n\n1-");
+    }
+
+    #[test]
+    fn bad_rows_are_rejected_on_their_line() {
+        rejects(
+            "2x2\n0,ball 0,flag\n0 0 0\n\n1-",
+            Some(3),
+            "more than the width",
+        );
+        rejects("2x3\n0,ball 0,flag\n0 0", Some(4), "end of the file");
+        rejects("2x1\n0,ball 0,flag\n1-\n1-", Some(3), "empty line");
+        rejects("2x1\n0,ball 0,flag", Some(3), "empty line");
+        rejects("2x1\n0,ball 0,flag\n", Some(4), "cards");
+    }
+
+    #[test]
+    fn bad_cell_tokens_are_rejected_on_their_line() {
+        let cases = [
+            ("0,bogus", "unknown part"),
+            ("2,,ice", "empty part"),
+            ("ice,", "empty part"),
+            ("1,2", "two heights"),
+            ("ice,sand", "two type words"),
+            ("0,flag,ice", "two type words"),
+            ("x,1", "`x`"),
+            ("0,warpx", "malformed warp index"),
+            ("99999,ice", "too large"),
+        ];
+        for (token, needle) in cases {
+            rejects(
+                &format!("3x2\n0,ball 0,flag 0\n0 {token} 0\n\n1-"),
+                Some(3),
+                needle,
+            );
+        }
+    }
+
+    #[test]
+    fn flags_balls_and_warps_are_counted() {
+        rejects("2x1\n0,ball 0\n\n1-", None, "no `flag`");
+        rejects("2x1\n0,flag 0\n\n1-", None, "no `ball`");
+        rejects(
+            "3x2\n0,ball 0,flag 0\n0 0 0,flag\n\n1-",
+            Some(3),
+            "second `flag`",
+        );
+        rejects(
+            "3x2\n0,ball 0,flag 0,ball\n0 0 0\n\n1-",
+            Some(2),
+            "second `ball`",
+        );
+        rejects("3x2\n0,ball 0,flag 0\n0,warp2 0 0\n\n1-", Some(3), "warp 2");
+        rejects(
+            "3x2\n0,ball 0,flag 0,warp\n0,warp 0,warp 0\n\n1-",
+            Some(2),
+            "warp 0",
+        );
+    }
+
+    #[test]
+    fn bad_cards_are_rejected_on_their_line() {
+        let cases = [
+            ("1/1/1-", "3 steps"),
+            ("0-", "strength 0"),
+            ("1/0-", "strength 0"),
+            ("1x", "unexpected `x`"),
+            ("-", "without a number"),
+            ("1", "without `-` or `/`"),
+            ("1-↘", "unexpected `↘`"),
+        ];
+        for (card, needle) in cases {
+            rejects(&format!("2x1\n0,ball 0,flag\n\n1- {card}"), Some(4), needle);
+        }
+    }
+}

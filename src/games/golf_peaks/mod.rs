@@ -16,6 +16,8 @@ pub mod rules;
 pub mod space;
 
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -93,3 +93,76 @@ fn split_play(token: &str) -> Option<(&str, Dir)> {
     };
     Some((card, Dir::from_arrow(arrow)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::Game;
+    use crate::games::golf_peaks::GolfPeaks;
+    use crate::games::golf_peaks::testing::{check, level};
+
+    #[test]
+    fn the_checker_accepts_a_solution_with_any_whitespace() {
+        let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+        assert_eq!(check(&l, "2-↘ 1-↘ 2/↘"), Ok(3));
+        assert_eq!(check(&l, "  2-↘\t1-↘\n 2/↘ "), Ok(3));
+        assert_eq!(
+            GolfPeaks::check(&l, "2-↘ 1-↘ 2/↘").unwrap().message,
+            "solved in 3 moves"
+        );
+    }
+
+    #[test]
+    fn the_checker_takes_ascii_arrows_as_well() {
+        let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+        assert_eq!(check(&l, "2-DR 1-dr 2/↘"), Ok(3));
+        let up = level("1x3\n0,flag\n0\n0,ball\n\n2-");
+        assert_eq!(check(&up, "2-UR"), Ok(1));
+        let left = level("3x1\n0,flag 0 0,ball\n\n2-");
+        assert_eq!(check(&left, "2-UL"), Ok(1));
+        let down = level("1x3\n0,ball\n0\n0,flag\n\n2-");
+        assert_eq!(check(&down, "2-DL"), Ok(1));
+        let why = check(&l, "2-RD").expect_err("RD is no arrow");
+        assert!(why.contains("(or UR DR DL UL)"), "{why}");
+    }
+
+    #[test]
+    fn the_checker_rejects_bad_solutions_naming_the_move() {
+        let l = level("5x1\n0,ball 0 0 0 0,flag\n\n1- 1- 4-");
+        let rejected = |solution: &str, needle: &str| {
+            let why = check(&l, solution).expect_err(solution);
+            assert!(
+                why.contains(needle),
+                "{solution}: {why} (expected `{needle}`)"
+            );
+        };
+        rejected("", "empty solution");
+        rejected(
+            "1-",
+            "move 1 (`1-`): expected a card followed by one of the arrows",
+        );
+        rejected("1-→", "move 1");
+        rejected("1x↘", "move 1 (`1x↘`): not a card");
+        rejected("3-↘", "move 1 (`3-↘`): no `3-` card in the hand");
+        rejected(
+            "1-↘ 1-↘ 1-↘",
+            "move 3 (`1-↘`): every `1-` card (2 dealt) is already played",
+        );
+        rejected(
+            "1-↖",
+            "move 1 (`1-↖`): illegal play: the ball rolls off the tiles from 0,0 going ↖",
+        );
+        rejected("1-↘", "ball not on the flag after 1 move (it rests at 1,0)");
+        rejected(
+            "4-↘ 1-↖",
+            "move 2 (`1-↖`): the level is already solved after move 1",
+        );
+        assert_eq!(check(&l, "4-↘"), Ok(1));
+        assert_eq!(
+            check(&l, "1-↘ 1-↘ 4-↖"),
+            Err(
+                "move 3 (`4-↖`): illegal play: the ball rolls off the tiles from 0,0 going ↖"
+                    .into()
+            )
+        );
+    }
+}

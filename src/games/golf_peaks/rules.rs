@@ -635,3 +635,372 @@ impl SlideMemory {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::games::Source;
+    use crate::games::golf_peaks::Level;
+    use crate::games::golf_peaks::level::parse_without_flag;
+    use crate::games::golf_peaks::testing::{level, play_all, rest};
+
+    /// A hand-made level of spec §2.7 as written there, where several have no flag.
+    fn spec_level(text: &str) -> Level {
+        let source = Source {
+            path: Path::new("t.txt"),
+            stem: "t",
+            text,
+        };
+        parse_without_flag(&source).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn solved(level: &Level, plays: &str) -> bool {
+        play_all(level, plays).is_ok_and(|p| p.ball == level.board.flag)
+    }
+
+    fn reason(level: &Level, plays: &str) -> Reason {
+        play_all(level, plays).expect_err("an illegal play").reason
+    }
+
+    // §2.7, the table of hand-made levels, row by row.
+
+    #[test]
+    fn a_roll_crosses_the_flag_with_strength_left() {
+        let l = level("4x1\n0,ball 0,flag 0 0\n\n2- 1-");
+        assert_eq!(rest(&l, "2-↘"), (2, 0));
+        assert!(!solved(&l, "2-↘"));
+        assert_eq!(rest(&l, "1-↘"), (1, 0));
+        assert!(solved(&l, "1-↘"));
+    }
+
+    #[test]
+    fn sand_stops_a_roll_and_a_roll_from_sand_stays() {
+        let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+        assert_eq!(rest(&l, "2-↘"), (1, 0));
+        assert_eq!(rest(&l, "2-↘ 1-↘"), (1, 0));
+        assert!(solved(&l, "2-↘ 1-↘ 2/↘"));
+    }
+
+    #[test]
+    fn a_higher_tile_bounces_the_ball_back() {
+        let l = spec_level("3x1\n0,ball 0 1\n\n2- 3-");
+        let p = play_all(&l, "2-↘").unwrap();
+        assert_eq!(l.board.xy(p.ball), (1, 0));
+        assert_eq!(p.last_move, Dir::Left);
+        assert_eq!(rest(&l, "3-↘"), (0, 0));
+    }
+
+    #[test]
+    fn water_returns_the_ball_to_last_safe() {
+        let l = level("4x1\n0,ball 0 0,water 0,flag\n\n3- 3/ 2/");
+        assert_eq!(rest(&l, "3-↘"), (1, 0));
+        assert!(solved(&l, "3/↘"));
+        assert_eq!(rest(&l, "2/↘"), (0, 0));
+    }
+
+    #[test]
+    fn up_a_ramp_and_back_down_or_over_the_top() {
+        let l = level("3x1\n0,ball 1,left 1,flag\n\n1- 2-");
+        assert_eq!(rest(&l, "1-↘"), (0, 0));
+        assert!(solved(&l, "2-↘"));
+    }
+
+    #[test]
+    fn ice_slides_until_a_bounce() {
+        let l = spec_level("4x1\n0,ball 0,ice 0,ice 1\n\n1-");
+        let p = play_all(&l, "1-↘").unwrap();
+        assert_eq!(l.board.xy(p.ball), (2, 0));
+        assert_eq!(p.last_move, Dir::Left);
+    }
+
+    #[test]
+    fn a_slide_into_water_returns_to_the_same_cell_and_stops() {
+        let l = spec_level("5x1\n0,ball 0 0,ice 0,ice 0,water\n\n2/");
+        let p = play_all(&l, "2/↘").unwrap();
+        assert_eq!(l.board.xy(p.ball), (3, 0));
+        assert_eq!(l.board.xy(p.last_safe), (3, 0));
+    }
+
+    #[test]
+    fn a_belt_loop_is_illegal() {
+        let l = level("3x2\n0,*e 0,*s 0,flag\n0,*n 0,*w 0,ball\n\n1-");
+        assert_eq!(reason(&l, "1-↖"), Reason::SlideLoop);
+    }
+
+    #[test]
+    fn quicksand_kills_a_rest_not_a_crossing() {
+        let l = level("4x1\n0,ball 0,quick 0 0,flag\n\n1- 3-");
+        assert_eq!(reason(&l, "1-↘"), Reason::Quicksand);
+        assert!(solved(&l, "3-↘"));
+    }
+
+    #[test]
+    fn a_spring_turns_the_rest_of_a_roll_into_a_jump() {
+        let l = level("5x1\n0,ball 0,boing 0,water 0 0,flag\n\n3- 4-");
+        let p = play_all(&l, "3-↘").unwrap();
+        assert_eq!(l.board.xy(p.ball), (3, 0));
+        assert_eq!(l.board.xy(p.last_safe), (1, 0));
+        assert!(solved(&l, "4-↘"));
+    }
+
+    #[test]
+    fn a_warp_teleports_to_its_partner() {
+        let l = level("4x1\n0,ball 0,warp 0,flag 0,warp\n\n1- 1-");
+        assert_eq!(rest(&l, "1-↘"), (3, 0));
+        assert!(solved(&l, "1-↘ 1-↖"));
+    }
+
+    #[test]
+    fn an_angle_reflects_onto_the_flag() {
+        let l = level("2x2\n0 0,flag\n0,ball 0,/br\n\n2- 1-");
+        assert!(solved(&l, "2-↘"));
+        assert_eq!(rest(&l, "1-↘"), (1, 1));
+    }
+
+    #[test]
+    fn entering_an_angle_through_a_closed_side_bounces() {
+        let l = spec_level("3x1\n0,ball 0 0,/tl\n\n2-");
+        assert_eq!(rest(&l, "2-↘"), (1, 0));
+    }
+
+    #[test]
+    fn rolling_off_a_slope_sideways_or_sliding_off_the_grid_is_illegal() {
+        let l = spec_level("3x1\n0,ball 0,down 0\n\n2- 1-");
+        assert_eq!(reason(&l, "2-↘"), Reason::AcrossSlope);
+        assert_eq!(reason(&l, "1-↘"), Reason::RollsOff);
+    }
+
+    #[test]
+    fn a_jump_then_a_roll() {
+        let l = level("3x1\n0,ball 0 0,flag\n\n1/1-");
+        assert!(solved(&l, "1/1-↘"));
+    }
+
+    // §2.7, the bulleted consequences.
+
+    #[test]
+    fn rolls_never_climb_but_drops_are_free_and_jumps_and_warps_ignore_heights() {
+        // A higher plain tile bounces; a slope entered as in R7 is climbed.
+        let l = level("3x1\n0,ball 1 0,flag\n\n1- 2/");
+        assert_eq!(rest(&l, "1-↘"), (0, 0));
+        assert!(solved(&l, "2/↘"));
+        let l = level("3x1\n0,ball 1,left 1,flag\n\n2-");
+        assert!(solved(&l, "2-↘"));
+        // A drop of any size.
+        let l = level("3x1\n8,ball 0 0,flag\n\n2-");
+        assert!(solved(&l, "2-↘"));
+        // A warp to a higher partner.
+        let l = level("3x2\n0,ball 0,warp x\nx 7,warp 7,flag\n\n1- 1-");
+        assert_eq!(rest(&l, "1-↘"), (1, 1));
+        assert!(solved(&l, "1-↘ 1-↘"));
+    }
+
+    #[test]
+    fn leaving_a_slope_uses_its_effective_height() {
+        // Downhill: E = h, so a tile of height h passes and h + 1 bounces.
+        let l = level("3x1\n1,ball 1,right 1,flag\n\n2-");
+        assert!(solved(&l, "2-↘"));
+        // (Bounced back onto the slope, the ball slides down it into the wall again: a loop.)
+        let l = level("3x1\n1,ball 1,right 2,flag\n\n2-");
+        assert_eq!(reason(&l, "2-↘"), Reason::SlideLoop);
+        // Uphill: E = h + 1, so a tile of height h + 1 passes and h + 2 bounces.
+        let l = level("3x1\n0,ball 1,left 2,flag\n\n2-");
+        assert!(solved(&l, "2-↘"));
+        let l = level("3x1\n0,ball 1,left 3,flag\n\n2-");
+        assert_eq!(rest(&l, "2-↘"), (0, 0));
+    }
+
+    #[test]
+    fn sideways_onto_a_slope_at_the_same_height() {
+        let l = level("3x2\n0,ball 0,down 0,flag\nx 0 x\n\n1- 2-");
+        // With no strength left SLIDE rolls the ball down the slope.
+        assert_eq!(rest(&l, "1-↘"), (1, 1));
+        // With strength left the next iteration fails (R3).
+        assert_eq!(reason(&l, "2-↘"), Reason::AcrossSlope);
+    }
+
+    #[test]
+    fn a_bounce_costs_one_strength_and_the_ball_rolls_back() {
+        let l = level("4x1\n0,flag 0 0,ball 1\n\n1- 2- 3-");
+        assert_eq!(rest(&l, "1-↘"), (2, 0));
+        assert_eq!(rest(&l, "2-↘"), (1, 0));
+        assert_eq!(rest(&l, "3-↘"), (0, 0));
+    }
+
+    #[test]
+    fn after_a_roll_into_water_the_card_goes_on_and_slide_runs() {
+        // The jump of `1-2/` still runs from last_safe after the roll met water.
+        let l = level("4x1\n0 0,ball 0,water 0,flag\n\n1-2/");
+        assert!(solved(&l, "1-2/↘"));
+        // SLIDE runs from last_safe (ice), meets the water again and stops there.
+        let l = level("4x1\n0,ball 0,ice 0,water 0,flag\n\n2-");
+        assert_eq!(rest(&l, "2-↘"), (1, 0));
+    }
+
+    #[test]
+    fn a_jump_into_water_ends_the_play_at_last_safe() {
+        // Were the roll of `2/1-` played after the splash, the ball would end on (1,0).
+        let l = level("5x1\n0,ball 0 0,water 0 0,flag\n\n2/1-");
+        let p = play_all(&l, "2/1-↘").unwrap();
+        assert_eq!(l.board.xy(p.ball), (0, 0));
+    }
+
+    #[test]
+    fn rolls_never_record_the_flag_as_last_safe_but_jumps_do() {
+        let l = level("4x1\n0,ball 0,flag 0,water 0\n\n2- 1/");
+        assert_eq!(rest(&l, "2-↘"), (0, 0));
+        // A position with the ball on the flag: only reachable by direct construction.
+        let board = &l.board;
+        let on_flag = Position {
+            ball: board.flag,
+            last_safe: board.start,
+            last_move: Dir::Up,
+        };
+        let jump = &l.hand[l.card_named("1/").unwrap()].steps;
+        let after = board.play(on_flag, jump, Dir::Right).unwrap();
+        assert_eq!(after.ball, board.flag, "the jump took off from the flag");
+        let roll = &l.hand[l.card_named("2-").unwrap()].steps;
+        let after = board.play(on_flag, roll, Dir::Right).unwrap();
+        assert_eq!(
+            after.ball, board.start,
+            "a roll from the flag keeps the old last_safe"
+        );
+    }
+
+    #[test]
+    fn a_step_ending_on_the_partner_warp_again_teleports_back() {
+        let l = level("5x1\n0,ball 0,warp 0,warp 1 0,flag\n\n1- 1-");
+        assert_eq!(rest(&l, "1-↘"), (2, 0));
+        // The bounce off the higher tile ends on the warp: back to its partner.
+        assert_eq!(rest(&l, "1-↘ 1-↘"), (1, 0));
+    }
+
+    #[test]
+    fn quicksand_only_matters_at_rest_after_slide() {
+        // A belt pushes the ball onto quicksand: it rests there.
+        let l = level("4x1\n0,ball 0,*e 0,quick 0,flag\n\n1- 3/");
+        assert_eq!(reason(&l, "1-↘"), Reason::Quicksand);
+        // A jump that lands on quicksand.
+        let l = level("4x1\n0,ball 0 0,quick 0,flag\n\n2/");
+        assert_eq!(reason(&l, "2/↘"), Reason::Quicksand);
+        // An ice slide leaves the ice onto quicksand and ends there.
+        let l = level("5x1\n0,ball 0,ice 0,quick 0 0,flag\n\n1-");
+        assert_eq!(reason(&l, "1-↘"), Reason::Quicksand);
+    }
+
+    // The rules one by one, beyond §2.7.
+
+    #[test]
+    fn the_reflection_and_closed_side_tables() {
+        use Corner::*;
+        use Dir::*;
+        let table = [
+            (TopLeft, [Some(Right), None, None, Some(Down)]),
+            (TopRight, [Some(Left), Some(Down), None, None]),
+            (BottomLeft, [None, None, Some(Right), Some(Up)]),
+            (BottomRight, [None, Some(Up), Some(Left), None]),
+        ];
+        for (corner, reflections) in table {
+            for (dir, expected) in Dir::ALL.into_iter().zip(reflections) {
+                assert_eq!(corner.reflect(dir), expected, "{corner:?} {dir:?}");
+            }
+        }
+        let closed = [
+            (TopLeft, [Down, Right]),
+            (TopRight, [Down, Left]),
+            (BottomLeft, [Up, Right]),
+            (BottomRight, [Up, Left]),
+        ];
+        for (corner, dirs) in closed {
+            for dir in Dir::ALL {
+                assert_eq!(
+                    corner.closed_to(dir),
+                    dirs.contains(&dir),
+                    "{corner:?} {dir:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_closed_side_counts_one_higher() {
+        // From height 1 the closed side of a height-0 angle (effective 1) is entered.
+        let l = level("4x1\n1,ball 1 0,/tl 0,flag\n\n2-");
+        assert_eq!(rest(&l, "2-↘"), (2, 0));
+        // An open side at the same height is entered and the angle turns the ball.
+        let l = level("3x2\n0,ball 0 0,/tr\nx x 0,flag\n\n2- 3-");
+        assert_eq!(rest(&l, "2-↘"), (2, 0));
+        assert!(solved(&l, "3-↘"));
+    }
+
+    #[test]
+    fn an_ice_angle_turns_a_sliding_ball() {
+        let l = level("3x2\n0,ball 0,ice 0,icetr\nx x 0,flag\n\n1-");
+        assert!(solved(&l, "1-↘"));
+    }
+
+    #[test]
+    fn a_ring_of_ice_angles_is_a_slide_loop() {
+        let l = level("2x3\n0,icetl 0,icetr\n0,icebl 0,icebr\n0,ball 0,flag\n\n2/");
+        assert_eq!(reason(&l, "2/↗"), Reason::SlideLoop);
+    }
+
+    #[test]
+    fn a_ramp_facing_a_higher_wall_is_a_slide_loop() {
+        let l = level("4x1\n0,ball 0,right 1 0,flag\n\n1-");
+        assert_eq!(reason(&l, "1-↘"), Reason::SlideLoop);
+    }
+
+    #[test]
+    fn a_belt_into_a_wall_is_a_slide_loop_and_belts_chain() {
+        let l = level("4x1\n0,ball 0,*e 1 0,flag\n\n1-");
+        assert_eq!(reason(&l, "1-↘"), Reason::SlideLoop);
+        let l = level("4x2\n0,ball 0,*e 0,*s x\nx x 0,*e 0,flag\n\n1-");
+        assert!(solved(&l, "1-↘"));
+    }
+
+    #[test]
+    fn slopes_chain_downhill() {
+        let l = level("4x1\n3,ball 2,right 1,right 0,flag\n\n1-");
+        assert!(solved(&l, "1-↘"));
+    }
+
+    #[test]
+    fn spring_mode_turns_later_rolls_into_jumps() {
+        // The roll reaches the spring with no strength left: a jump of 0 lands in place; the
+        // card's second roll is then a jump over the water.
+        let l = level("5x1\n0,ball 0,boing 0,water 0,flag 0\n\n1-2-");
+        assert!(solved(&l, "1-2-↘"));
+    }
+
+    #[test]
+    fn a_spring_higher_than_the_ball_is_a_wall() {
+        let l = level("4x1\n0,ball 0 1,boing 0,flag\n\n3-");
+        assert_eq!(rest(&l, "3-↘"), (0, 0));
+    }
+
+    #[test]
+    fn a_bounce_from_a_spring_jumps_back() {
+        // A roll reaching a spring with no strength left jumps 0: it rests on the spring.
+        let l = level("4x1\n0,flag 0,ball 0,boing 1\n\n1- 3-");
+        assert_eq!(rest(&l, "1-↘"), (2, 0));
+        // Resting on the spring, the roll meets a higher tile: a jump of 2 back.
+        assert!(solved(&l, "1-↘ 3-↘"));
+    }
+
+    #[test]
+    fn a_slide_onto_a_warp_teleports() {
+        let l = level("5x2\n0,ball 0,ice 0,warp1 1 x\n0,flag 0 0 0,warp1 x\n\n1-");
+        assert_eq!(rest(&l, "1-↘"), (3, 1));
+    }
+
+    #[test]
+    fn jumps_land_off_the_tiles_or_off_the_grid() {
+        let l = level("4x1\n0,ball 0 x 0,flag\n\n2/ 4/");
+        assert_eq!(reason(&l, "2/↘"), Reason::LandsOff(2));
+        assert_eq!(reason(&l, "4/↘"), Reason::LandsOff(4));
+        assert_eq!(reason(&l, "2/↖"), Reason::LandsOff(2));
+    }
+}

@@ -311,3 +311,49 @@ impl Space for GolfSpace<'_> {
 impl Stored for GolfSpace<'_> {}
 
 impl MoveBudget for GolfSpace<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::golf_peaks::GolfPeaks;
+    use crate::games::golf_peaks::testing::{level, reachable};
+    use crate::games::{Answer, Game};
+
+    #[test]
+    fn copies_of_a_card_and_repeated_outcomes_give_one_successor() {
+        // Three copies of `1-`: only Right is legal from the start (the others roll off).
+        let l = level("3x1\n0,ball 0,sand 0,flag\n\n1- 1- 1-");
+        let space = GolfSpace::exhaustive(&l, &SearchControl::unlimited()).unwrap();
+        let mut out = Vec::new();
+        space.successors(&space.start(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(space.count(out[0], 0), 2);
+        assert_eq!(l.board.xy(space.position(out[0]).ball), (1, 0));
+        // On sand a roll does not move in any direction: four plays, one successor.
+        let mut next = Vec::new();
+        space.successors(&out[0], &mut next);
+        assert_eq!(next.len(), 1);
+        assert_eq!(space.position(next[0]), space.position(out[0]));
+        assert_eq!(space.count(next[0], 0), 1);
+    }
+
+    #[test]
+    fn pruning_cuts_dead_states_and_keeps_every_solution() {
+        let ctl = SearchControl::unlimited();
+        let l = level("4x1\n0,ball 0,sand 0 0,flag\n\n2- 1- 2/");
+        let (pruned, all) = (
+            GolfSpace::new(&l, &ctl).unwrap(),
+            GolfSpace::exhaustive(&l, &ctl).unwrap(),
+        );
+        assert!(reachable(&pruned) < reachable(&all));
+        // Every successor on the way to a solution survives: the solution of 2 plays is found.
+        let Answer::Solved { moves, .. } = GolfPeaks::solve(&l, &ctl) else {
+            panic!("solvable");
+        };
+        assert_eq!(moves, 2);
+        // The flag is out of reach of every play: the start is the only state left.
+        let l = level("5x1\n0,ball 0 1 x 0,flag\n\n1- 1- 2- 1/");
+        assert_eq!(reachable(&GolfSpace::new(&l, &ctl).unwrap()), 1);
+        assert!(reachable(&GolfSpace::exhaustive(&l, &ctl).unwrap()) > 1);
+    }
+}

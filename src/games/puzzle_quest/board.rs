@@ -308,3 +308,107 @@ impl Board {
         p0 ^ p1.rotate_left(17) ^ p2.rotate_left(31) ^ p3.rotate_left(47)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashSet, VecDeque};
+
+    use super::*;
+    use crate::games::puzzle_quest::rules::{Dir, Swap};
+    use crate::games::puzzle_quest::testing::{grid, packed_successors, random_board};
+
+    // ---- The packed simulator against the reference --------------------------------------------
+
+    /// Every result of a legal swap by the reference rules, each gem moved in every direction.
+    fn reference_successors(g: &Grid) -> HashSet<Board> {
+        let mut out = HashSet::new();
+        for row in 0..SIDE as i32 {
+            for col in 0..SIDE as i32 {
+                for dir in Dir::ALL {
+                    if let Ok(next) = g.swap(Swap { row, col, dir }) {
+                        out.insert(Board::from_grid(&next));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Walks up to `limit` boards reachable from `start`, breadth-first, and asserts that the
+    /// packed simulator and the reference give the same successors at each.
+    fn assert_simulators_agree(start: &Grid, limit: usize) {
+        let mut seen = HashSet::from([Board::from_grid(start)]);
+        let mut queue = VecDeque::from([*start]);
+        let mut visited = 0;
+        while let Some(g) = queue.pop_front() {
+            visited += 1;
+            if visited > limit {
+                break;
+            }
+            let packed = Board::from_grid(&g);
+            assert_eq!(packed.to_grid(), g, "packing round trip");
+            let expected = reference_successors(&g);
+            let got = packed_successors(&packed);
+            let show = |set: &HashSet<Board>, other: &HashSet<Board>| {
+                set.difference(other)
+                    .map(|b| b.to_grid().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+            };
+            assert!(
+                got == expected,
+                "successors of\n{g}\npacked only:\n{}\nreference only:\n{}",
+                show(&got, &expected),
+                show(&expected, &got)
+            );
+            for next in expected {
+                if seen.insert(next) {
+                    queue.push_back(next.to_grid());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_and_reference_simulators_agree_on_reachable_boards() {
+        let alphabets: [&[u8]; 4] = [b"ybgrpcsS", b"gsSSS", b"yrsS", b"bgs"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        for round in 0..60 {
+            let start = random_board(&mut seed, alphabets[round % alphabets.len()], SIDE);
+            assert_simulators_agree(&start, 300);
+        }
+    }
+
+    #[test]
+    fn a_mirrored_board_has_the_mirrored_successors() {
+        let mut seed = 7;
+        for _ in 0..200 {
+            let board = Board::from_grid(&random_board(&mut seed, b"ybgsS", SIDE));
+            let mirrored: HashSet<Board> = packed_successors(&board)
+                .iter()
+                .map(Board::mirrored)
+                .collect();
+            assert_eq!(packed_successors(&board.mirrored()), mirrored);
+        }
+    }
+
+    // ---- Dead states ----------------------------------------------------------------------------
+
+    fn is_dead(rows: &[&str]) -> bool {
+        let board = Board::from_grid(&grid(rows));
+        board.is_dead(&board.kinds())
+    }
+
+    #[test]
+    fn dead_state_tests_of_spec_section_4() {
+        // One or two skulls (s and S together): dead, flaming or not.
+        assert!(is_dead(&["rrbrb___", "bbrsr___"]));
+        assert!(is_dead(&["rrbrb___", "bbSsr___"]));
+        // A kind with one or two gems and no flaming skull: dead.
+        assert!(is_dead(&["rrbsssy_"]));
+        // ... but a flaming skull might blast them.
+        assert!(!is_dead(&["rrbssSy_"]));
+        assert!(!is_dead(&["rrbbrrbb"]));
+        assert!(!is_dead(&[]));
+    }
+}

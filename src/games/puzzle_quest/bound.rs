@@ -306,3 +306,79 @@ pub fn all_vectors() -> impl Iterator<Item = [u8; COLUMNS]> {
 pub fn capped_counts(cells: u64) -> [u8; COLUMNS] {
     counts(capped_vector(cells))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_value_falls_by_at_most_one_per_move_and_never_on_a_removal() {
+        let tables = Tables::get();
+        let value = |c: &[u8; 8]| tables.of_counts(c);
+        for counts in all_vectors() {
+            let here = value(&counts);
+            // A real move of one gem one column: a column at 3 holds 3 or more, so it may stay at
+            // 3 or drop to 2.
+            for from in 0..8 {
+                if counts[from] == 0 {
+                    continue;
+                }
+                for to in [from.wrapping_sub(1), from + 1]
+                    .into_iter()
+                    .filter(|&t| t < 8)
+                {
+                    for left in [counts[from] - 1, counts[from]] {
+                        if left == counts[from] && counts[from] < 3 {
+                            continue;
+                        }
+                        let mut next = counts;
+                        next[from] = left;
+                        next[to] = (next[to] + 1).min(3);
+                        assert!(
+                            here == NEVER || value(&next) == NEVER || here <= value(&next) + 1,
+                            "{counts:?} ({here}) -> {next:?} ({})",
+                            value(&next)
+                        );
+                    }
+                }
+            }
+            // Removing one line: a column of 3 or more losing 3 (leaving anything), or one gem
+            // from each column of a run of 3 or more occupied columns.
+            for x in 0..8 {
+                if counts[x] == 3 {
+                    for left in 0..=3 {
+                        let mut next = counts;
+                        next[x] = left;
+                        assert!(here <= value(&next), "{counts:?} -> {next:?}");
+                    }
+                }
+            }
+            for start in 0..8 {
+                for end in start + 3..=8 {
+                    if counts[start..end].iter().all(|&c| c > 0) {
+                        let mut next = counts;
+                        for c in &mut next[start..end] {
+                            *c = if *c == 3 { 2 } else { *c - 1 };
+                        }
+                        assert!(here <= value(&next), "{counts:?} -> {next:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_knows_simple_vectors() {
+        let tables = Tables::get();
+        assert_eq!(tables.of_counts(&[0; 8]), 0);
+        assert_eq!(tables.of_counts(&[3, 0, 0, 0, 0, 0, 0, 0]), 0);
+        assert_eq!(tables.of_counts(&[1, 1, 1, 0, 0, 0, 0, 0]), 0);
+        assert_eq!(tables.of_counts(&[1, 0, 1, 1, 0, 0, 0, 0]), 1);
+        assert_eq!(tables.of_counts(&[2, 0, 0, 0, 0, 0, 0, 1]), 6);
+        assert_eq!(tables.of_counts(&[1, 1, 0, 0, 0, 0, 0, 0]), NEVER);
+        assert_eq!(
+            capped_counts(0x0000_0000_0107_0F01),
+            [1, 3, 3, 1, 0, 0, 0, 0]
+        );
+    }
+}

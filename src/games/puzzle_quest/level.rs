@@ -244,3 +244,162 @@ pub fn looks_like_solutions(text: &str) -> bool {
                 && matches!(parts[2], "U" | "D" | "L" | "R")
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::games::puzzle_quest::PuzzleQuest;
+    use crate::games::puzzle_quest::testing::grid;
+    use crate::games::{Game, LevelError};
+
+    /// The levels (or errors) of a boards file.
+    fn parse(text: &str) -> Vec<Result<Level, LevelError>> {
+        let source = Source {
+            path: Path::new("boards.txt"),
+            stem: "boards",
+            text,
+        };
+        super::parse(&source)
+            .into_iter()
+            .map(|entry| entry.level)
+            .collect()
+    }
+
+    fn error_of(text: &str) -> LevelError {
+        parse(text)
+            .into_iter()
+            .find_map(Result::err)
+            .expect("a parse error")
+    }
+
+    // ---- Boards files (spec §1.1) ---------------------------------------------------------------
+
+    const GOOD: &str = "Giant Bat|MBAT|moves=none\n________\n________\n________\n________\n\
+________\n________\n_rr_____\n_brr____\n";
+
+    #[test]
+    fn a_board_is_read_with_its_name_id_and_limit() {
+        let text = format!(
+            "\n\n{GOOD}\r\nOgre|MOGR|moves=3|note=x\n{}",
+            &GOOD[GOOD.find('\n').unwrap() + 1..]
+        );
+        let levels = parse(&text);
+        assert_eq!(levels.len(), 2);
+        let first = levels[0].as_ref().unwrap();
+        assert_eq!(
+            (first.name.as_str(), first.id.as_str()),
+            ("Giant Bat", "MBAT")
+        );
+        assert_eq!(first.move_limit, None);
+        assert_eq!(first.grid, grid(&["_rr_____", "_brr____"]));
+        assert_eq!(levels[1].as_ref().unwrap().move_limit, Some(3));
+        let no_moves_field = parse(
+            "Imp|MIMP\n________\n________\n________\n________\n________\n________\n________\nrgb_____\n",
+        );
+        assert_eq!(no_moves_field[0].as_ref().unwrap().move_limit, None);
+    }
+
+    #[test]
+    fn parser_errors_name_the_line() {
+        let rows = "________\n".repeat(7);
+        let cases = [
+            (format!("Bat|MBAT\n{rows}"), 8, "has 7 rows"),
+            (
+                format!("Bat|MBAT\n{rows}rr_r____\nxxxxxxxx\n"),
+                10,
+                "expected an empty line",
+            ),
+            (
+                format!("Bat|MBAT\n{rows}rr_r___\n"),
+                9,
+                "row 7 has 7 characters",
+            ),
+            (
+                format!("Bat|MBAT\n{rows}rr_q____\n"),
+                9,
+                "`q` is not a tile",
+            ),
+            (
+                format!("Bat|MBAT\n{}r_______\n________\n", "________\n".repeat(6)),
+                8,
+                "floats",
+            ),
+            (
+                format!("Bat|MBAT\n{rows}rrr_____\n"),
+                9,
+                "starts with a line",
+            ),
+            (
+                format!("Bat\n{rows}________\n"),
+                1,
+                "expected a board header",
+            ),
+            (format!("|MBAT\n{rows}________\n"), 1, "the name is empty"),
+            (format!("Bat||x=1\n{rows}________\n"), 1, "the id is empty"),
+            (
+                format!("Bat|MBAT|moves\n{rows}________\n"),
+                1,
+                "not of the form key=value",
+            ),
+            (
+                format!("Bat|MBAT|a=1|a=2\n{rows}________\n"),
+                1,
+                "`a` is repeated",
+            ),
+            (
+                format!("Bat|MBAT|moves=-1\n{rows}________\n"),
+                1,
+                "expected `none` or a number",
+            ),
+        ];
+        for (text, line, message) in cases {
+            let error = error_of(&text);
+            assert_eq!(error.line, Some(line), "{error}");
+            assert!(error.message.contains(message), "{error}");
+            assert!(
+                error
+                    .to_string()
+                    .starts_with(&format!("boards.txt:{line}: "))
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_board_spoils_only_itself_and_duplicate_ids_are_errors() {
+        let bad = "Rat|MRAT\n________\n";
+        let text = format!("{GOOD}\n{bad}\n{GOOD}");
+        let levels = parse(&text);
+        assert_eq!(levels.len(), 3);
+        assert!(levels[0].is_ok());
+        assert_eq!(levels[1].as_ref().unwrap_err().line, Some(12));
+        let duplicate = levels[2].as_ref().unwrap_err();
+        assert_eq!(duplicate.line, Some(14));
+        assert!(
+            duplicate
+                .message
+                .contains("duplicate id `MBAT` (first on line 1)")
+        );
+        // The entry of a board whose header cannot be read is named after the file and line.
+        let source = Source {
+            path: Path::new("boards.txt"),
+            stem: "boards",
+            text: "no header here\n",
+        };
+        assert_eq!(super::parse(&source)[0].name, "boards:1");
+    }
+
+    #[test]
+    fn boards_files_and_solution_tables_are_told_apart() {
+        assert!(PuzzleQuest::sniff(GOOD));
+        assert!(PuzzleQuest::holds_levels(GOOD));
+        let answers = "# Known solutions\nGiant Bat|MBAT|shortest=1|7,1,R\n";
+        assert!(!PuzzleQuest::holds_levels(answers));
+        assert!(!PuzzleQuest::holds_levels(
+            "Giant Bat|MBAT|valid=2|7,1,R 6,0,D\n"
+        ));
+        assert!(!PuzzleQuest::sniff(answers));
+        assert!(!PuzzleQuest::sniff("name\tstart\tgoal\n"));
+    }
+}

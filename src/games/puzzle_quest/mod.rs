@@ -21,6 +21,8 @@ pub mod notation;
 pub mod rules;
 pub mod space;
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -117,3 +117,53 @@ pub fn find_swap(grid: &Grid, reaches: impl Fn(&Grid) -> bool) -> Option<(Swap, 
                 .map(|next| (swap, next))
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::Game;
+    use crate::games::puzzle_quest::PuzzleQuest;
+    use crate::games::puzzle_quest::testing::{grid, level_of};
+
+    // ---- Notation and check (spec §3) -----------------------------------------------------------
+
+    #[test]
+    fn check_accepts_a_solution_written_from_either_gem() {
+        let level = level_of(grid(&["_gSS____", "ssbsy___"]), None);
+        for solution in ["7,2,U", "6,2,D", "  6,2,D \n"] {
+            let verdict = PuzzleQuest::check(&level, solution).unwrap();
+            assert_eq!((verdict.moves, verdict.score), (1, 1));
+            assert_eq!(verdict.message, "solved in 1 move");
+        }
+    }
+
+    #[test]
+    fn check_names_the_failing_move() {
+        let stuck = level_of(grid(&["__g_____", "rrbyr___"]), None);
+        let mid_air = level_of(grid(&["r_r_____", "grg_____"]), None);
+        let limited = level_of(grid(&["_rr_____", "_yrr____", "yryr____"]), Some(0));
+        let cases = [
+            (&stuck, "6,2,D", "move 1 (6,2,D): illegal swap"),
+            (&stuck, "6,1,D", "move 1 (6,1,D): no gem at 6,1"),
+            (&stuck, "7,0,L", "move 1 (7,0,L): 7,-1 is off the board"),
+            (&stuck, "9,0,L", "move 1 (9,0,L): 9,0 is off the board"),
+            (&stuck, "7,0", "move 1: `7,0` is not a swap"),
+            (&stuck, "7,0,X", "move 1: `7,0,X` is not a swap"),
+            (&stuck, "", "board not cleared: 6 gems left after 0 swaps"),
+            (
+                &mid_air,
+                "7,1,U",
+                "board not cleared: 2 gems left after 1 swaps",
+            ),
+            (&mid_air, "7,1,U 7,0,R", "move 2 (7,0,R): illegal swap"),
+            (
+                &limited,
+                "6,1,D",
+                "move 1 (6,1,D): the board allows at most 0 swaps",
+            ),
+        ];
+        for (level, solution, expected) in cases {
+            let error = PuzzleQuest::check(level, solution).unwrap_err();
+            assert!(error.starts_with(expected), "{solution}: {error}");
+        }
+    }
+}

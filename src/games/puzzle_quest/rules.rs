@@ -314,3 +314,172 @@ impl fmt::Display for Grid {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puzzle_quest::testing::{grid, swap};
+
+    /// The board after a swap, and the number of removal steps it took.
+    fn swap_counting_steps(board: &Grid, token: &str) -> Result<(Grid, u32), SwapError> {
+        let mut steps = 0;
+        board
+            .swap_with(swap(token), |_, _| steps += 1)
+            .map(|after| (after, steps))
+    }
+
+    // ---- Rules (spec §2) ------------------------------------------------------------------------
+
+    #[test]
+    fn a_line_of_five_is_removed_and_spawns_nothing() {
+        let board = grid(&["__r_____", "rrbrr___"]);
+        let (after, steps) = swap_counting_steps(&board, "6,2,D").unwrap();
+        assert_eq!(after, grid(&["__b_____"]));
+        assert_eq!(steps, 1);
+    }
+
+    #[test]
+    fn an_l_shaped_double_line_is_removed_as_one_union() {
+        // Moving the red into the corner completes row 7 (cols 2-4) and column 2 (rows 5-7).
+        let board = grid(&["__r_____", "__r_____", "_rbrr___"]);
+        let (after, steps) = swap_counting_steps(&board, "7,1,R").unwrap();
+        assert_eq!(after, grid(&["_b______"]));
+        assert_eq!(steps, 1);
+    }
+
+    #[test]
+    fn flaming_skull_blasts_chain() {
+        // Spec §4: the line ssSs fires the S at (7,2), whose blast fires the S at (6,3), whose
+        // blast alone reaches the y at (7,4).
+        let board = grid(&["_gSS____", "ssbsy___"]);
+        let marks = {
+            let mut swapped = board;
+            swapped.cells[6][2] = Tile::Blue;
+            swapped.cells[7][2] = Tile::FlamingSkull;
+            swapped.with_blasts(swapped.lines())
+        };
+        assert!(marks[7][4], "the second blast reaches (7,4)");
+        assert_eq!(board.swap(swap("7,2,U")).unwrap(), Grid::EMPTY);
+        assert_eq!(board.swap(swap("6,2,D")).unwrap(), Grid::EMPTY);
+    }
+
+    #[test]
+    fn a_cascade_of_three_levels() {
+        // r r r across row 3, then g g g falls together in column 0, then b b b.
+        let board = grid(&[
+            "b_______", "g_______", "rrcr____", "gpyp____", "gypy____", "bpyp____", "bypy____",
+        ]);
+        let (after, steps) = swap_counting_steps(&board, "3,3,L").unwrap();
+        assert_eq!(steps, 3);
+        assert_eq!(
+            after,
+            grid(&["___c____", "_pyp____", "_ypy____", "_pyp____", "_ypy____"])
+        );
+    }
+
+    #[test]
+    fn a_swap_that_makes_no_line_is_illegal_and_changes_nothing() {
+        let board = grid(&["__g_____", "rrbyr___"]);
+        assert_eq!(board.swap(swap("6,2,D")), Err(SwapError::NoLine));
+        // Two gems of one kind, the two skulls included, never make a legal swap.
+        let skulls = grid(&["_s______", "sSb_____"]);
+        assert_eq!(skulls.swap(swap("7,0,R")), Err(SwapError::NoLine));
+    }
+
+    #[test]
+    fn a_swap_that_makes_a_line_only_after_the_gem_falls_is_illegal() {
+        // The r moved over the hole at (7,2) is alone in row 6 where it lands; it would complete
+        // `rrr` in row 7 only after falling.
+        let board = grid(&["___r____", "rr_y____"]);
+        assert_eq!(board.swap(swap("6,3,L")), Err(SwapError::NoLine));
+    }
+
+    // ---- Spec §4 small cases --------------------------------------------------------------------
+
+    #[test]
+    fn small_case_line_in_mid_air() {
+        let board = grid(&["r_r_____", "grg_____"]);
+        assert_eq!(board.swap(swap("7,1,U")).unwrap(), grid(&["g_g_____"]));
+    }
+
+    #[test]
+    fn small_case_moved_sideways_over_a_hole() {
+        let board = grid(&["rr_r____", "gb_y____"]);
+        assert_eq!(board.swap(swap("6,3,L")).unwrap(), grid(&["gb_y____"]));
+    }
+
+    #[test]
+    fn small_case_skull_chain_clears_the_board() {
+        let board = grid(&["_gSS____", "ssbsy___"]);
+        assert!(board.swap(swap("7,2,U")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn small_case_line_of_five() {
+        let board = grid(&["__r_____", "rrbrr___"]);
+        assert_eq!(board.swap(swap("6,2,D")).unwrap(), grid(&["__b_____"]));
+    }
+
+    #[test]
+    fn small_case_two_lines_then_a_cascade() {
+        let board = grid(&["_rr_____", "_yrr____", "yryr____"]);
+        let (after, steps) = swap_counting_steps(&board, "6,1,D").unwrap();
+        assert!(after.is_empty());
+        assert_eq!(steps, 2);
+    }
+
+    #[test]
+    fn small_case_no_line() {
+        let board = grid(&["__g_____", "rrbyr___"]);
+        assert_eq!(board.swap(swap("6,2,D")), Err(SwapError::NoLine));
+    }
+
+    #[test]
+    fn small_case_no_gem() {
+        let board = grid(&["__g_____", "rrbyr___"]);
+        assert_eq!(board.swap(swap("6,1,D")), Err(SwapError::NoGem));
+    }
+
+    #[test]
+    fn small_case_off_the_board() {
+        let board = grid(&["__g_____", "rrbyr___"]);
+        assert_eq!(board.swap(swap("7,0,L")), Err(SwapError::OffBoard((7, -1))));
+    }
+
+    /// The board after the exchange of `swap` and gravity, nothing removed: what a rule judging
+    /// lines after the moved gem falls would look at.
+    fn exchanged_and_fallen(board: &Grid, swap: Swap) -> Grid {
+        let (tr, tc) = swap.target();
+        let mut moved = *board;
+        moved.cells[tr as usize][tc as usize] = board.cells[swap.row as usize][swap.col as usize];
+        moved.cells[swap.row as usize][swap.col as usize] = board.cells[tr as usize][tc as usize];
+        let mut fallen = Grid::EMPTY;
+        for col in 0..SIDE {
+            let gems = (0..SIDE)
+                .rev()
+                .map(|r| moved.cells[r][col])
+                .filter(|t| t.is_gem());
+            for (i, gem) in gems.enumerate() {
+                fallen.cells[SIDE - 1 - i][col] = gem;
+            }
+        }
+        fallen
+    }
+
+    #[test]
+    fn the_first_two_small_cases_are_illegal_under_the_rejected_variants() {
+        for (rows, token) in [
+            (&["r_r_____", "grg_____"][..], "7,1,U"),
+            (&["rr_r____", "gb_y____"][..], "6,3,L"),
+        ] {
+            let board = grid(rows);
+            let s = swap(token);
+            let (tr, tc) = s.target();
+            // Swaps into empty cells forbidden: the gem moves into an empty cell.
+            assert_eq!(board.get(tr, tc), Some(Tile::Empty));
+            // Lines judged after the fall: none.
+            assert!(!exchanged_and_fallen(&board, s).has_line());
+            assert!(board.swap(s).is_ok());
+        }
+    }
+}

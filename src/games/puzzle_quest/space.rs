@@ -162,3 +162,144 @@ impl MoveBudget for CaptureSpace<'_> {
         self.level.move_limit
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, VecDeque};
+
+    use super::*;
+    use crate::games::puzzle_quest::rules::{Grid, SIDE, Tile};
+    use crate::games::puzzle_quest::testing::{level_of, packed_successors};
+
+    /// Every board reachable from `start` with its successors, or `None` past `limit` boards.
+    fn reachable(start: Board, limit: usize) -> Option<HashMap<Board, Vec<Board>>> {
+        let mut graph = HashMap::new();
+        let mut queue = VecDeque::from([start]);
+        while let Some(board) = queue.pop_front() {
+            if graph.contains_key(&board) {
+                continue;
+            }
+            if graph.len() >= limit {
+                return None;
+            }
+            let successors: Vec<Board> = packed_successors(&board).into_iter().collect();
+            queue.extend(successors.iter().copied());
+            graph.insert(board, successors);
+        }
+        Some(graph)
+    }
+
+    /// The exact number of swaps from each board of `graph` to the empty board (absent: never).
+    fn distances(graph: &HashMap<Board, Vec<Board>>) -> HashMap<Board, u32> {
+        let mut predecessors: HashMap<Board, Vec<Board>> = HashMap::new();
+        for (&board, successors) in graph {
+            for &next in successors {
+                predecessors.entry(next).or_default().push(board);
+            }
+        }
+        let mut distance = HashMap::from([(Board::EMPTY, 0)]);
+        let mut queue = VecDeque::from([Board::EMPTY]);
+        while let Some(board) = queue.pop_front() {
+            let d = distance[&board];
+            for &p in predecessors.get(&board).into_iter().flatten() {
+                if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(p) {
+                    e.insert(d + 1);
+                    queue.push_back(p);
+                }
+            }
+        }
+        distance
+    }
+
+    /// A deterministic pseudo-random stable board of `groups` groups of three gems of one kind of
+    /// `alphabet`, each group dropped into columns near a random centre (a gem or two may have to
+    /// travel to line up with the others), in random order.
+    fn grouped_board(seed: &mut u64, alphabet: &[u8], groups: usize) -> Grid {
+        let mut next = |n: usize| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n as u64) as usize
+        };
+        loop {
+            let mut drops = Vec::new();
+            for _ in 0..groups {
+                let kind = alphabet[next(alphabet.len())];
+                let centre = next(SIDE);
+                for _ in 0..3 {
+                    let col = (centre + next(5)).saturating_sub(2).min(SIDE - 1);
+                    drops.push((next(1000), kind, col));
+                }
+            }
+            drops.sort_unstable();
+            let mut g = Grid::EMPTY;
+            let mut heights = [0; SIDE];
+            for (_, kind, col) in drops {
+                if heights[col] < SIDE {
+                    heights[col] += 1;
+                    g.cells[SIDE - heights[col]][col] = Tile::from_char(kind as char).unwrap();
+                }
+            }
+            if !g.has_line() {
+                return g;
+            }
+        }
+    }
+
+    #[test]
+    fn dead_states_and_the_lower_bound_are_sound_on_whole_small_state_spaces() {
+        // On random boards (with and without flaming skulls) every reachable board is checked: a
+        // dead board is never one from which the empty board can be reached, and the bound drops
+        // by at most 1 per swap (consistent), which with 0 on the empty board makes it admissible;
+        // on the boards that can be emptied, it is also checked against the exact distance.
+        let level = level_of(Grid::EMPTY, None);
+        let space = CaptureSpace::new(&level, Reductions::default());
+        let alphabets: [&[u8]; 4] = [b"rgb", b"rgbs", b"rgsS", b"ypsS"];
+        let mut seed = 0x2545_F491_4F6C_DD1D;
+        let (mut boards, mut edges, mut solvable, mut above_one, mut exact) = (0, 0, 0, 0, 0);
+        for round in 0..1000 {
+            let alphabet = alphabets[round % alphabets.len()];
+            let start = Board::from_grid(&grouped_board(&mut seed, alphabet, 6 + round % 4));
+            let Some(graph) = reachable(start, 20_000) else {
+                continue;
+            };
+            let distance = distances(&graph);
+            for (board, successors) in &graph {
+                boards += 1;
+                let h = space.heuristic(board);
+                match (h, distance.get(board)) {
+                    (None, Some(d)) => {
+                        panic!("dead but {d} swaps from empty:\n{}", board.to_grid())
+                    }
+                    (Some(h), Some(&d)) => {
+                        assert!(h <= d, "bound {h} > distance {d}:\n{}", board.to_grid());
+                        solvable += 1;
+                        above_one += usize::from(h >= 2);
+                        exact += usize::from(h >= 2 && h == d);
+                    }
+                    _ => {}
+                }
+                for next in successors {
+                    if let (Some(h), Some(h_next)) = (h, space.heuristic(next)) {
+                        edges += 1;
+                        assert!(
+                            h <= h_next + 1,
+                            "bound {h} then {h_next} after one swap:\n{}\n\n{}",
+                            board.to_grid(),
+                            next.to_grid()
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(space.heuristic(&Board::EMPTY), Some(0));
+        assert!(
+            boards >= 50_000 && edges >= 100_000,
+            "{boards} boards, {edges} swaps"
+        );
+        assert!(
+            solvable >= 1000 && above_one >= 100 && exact >= 20,
+            "{solvable} boards that can be emptied, {above_one} with a bound of 2 or more, {exact} exact"
+        );
+    }
+}
