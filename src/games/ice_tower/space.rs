@@ -291,7 +291,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
 
     #[inline]
     fn put_magician(&self, key: &mut Key<K>, bit: usize) {
-        key.put(
+        key.put_at(
             self.keys.magician_offset,
             self.keys.magician_width,
             bit as u64,
@@ -326,7 +326,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             golden: self.golden_of(key),
             burning,
             fire_set,
-            magician: key.get(self.keys.magician_offset, self.keys.magician_width) as usize,
+            magician: key.get_at(self.keys.magician_offset, self.keys.magician_width) as usize,
         }
     }
 
@@ -344,7 +344,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             FireBounds::Narrow(b) => b.estimate(
                 regular,
                 golden,
-                key.get(self.keys.fires_offset, self.keys.fire_count),
+                key.get_at(self.keys.fires_offset, self.keys.fire_count),
                 limit,
             ),
             FireBounds::Wide(b) => b.estimate(regular, golden, self.fire_set_of(key), limit),

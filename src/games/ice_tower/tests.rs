@@ -615,7 +615,7 @@ fn pattern_distance(rows: &str) -> Option<u32> {
     let table = bounds.pattern.as_ref().expect("one golden block: a table");
     table.bound(
         &space.golden_of(&start),
-        start.get(space.keys.fires_offset, space.keys.fire_count),
+        start.get_at(space.keys.fires_offset, space.keys.fire_count),
     )
 }
 

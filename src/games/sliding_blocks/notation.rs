@@ -18,10 +18,10 @@ pub struct Moved<'a> {
 
 /// [`replay`], showing `seen` the start position (with `None`) and the position after each
 /// legal move (`frontier show` draws them).
-pub fn replay_seen(
+pub fn replay_seen<'s>(
     puzzle: &Puzzle,
-    solution: &str,
-    mut seen: impl FnMut(&Position, Option<Moved>),
+    solution: &'s str,
+    mut seen: impl FnMut(&Position, Option<Moved<'s>>),
 ) -> Result<u64, String> {
     let mut position = puzzle.start();
     seen(&position, None);

@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::bits::{Bits, Field, Key};
+use super::bits::{Bits, Field, Key, Steps};
 use super::rules::{Cell, Dir, Puzzle};
 use crate::engine::{self, Heuristic, MoveBudget, Space, Stored};
 
@@ -205,10 +205,8 @@ struct Slot {
 pub struct SlidingSpace<'a, M, const N: usize> {
     layout: &'a Layout,
     board: M,
-    /// Grid cells not in the first column, and not in the last: the cells a shift right or left
-    /// by one may start from without wrapping.
-    not_first_column: M,
-    not_last_column: M,
+    /// Unit steps on the grid, for the flood fill of a block's moves.
+    steps: Steps<M>,
     shapes: Vec<ShapeTable<M>>,
     slots: Vec<Slot>,
     start: Key<N>,
@@ -231,17 +229,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
             m
         };
         let board = set(&mut layout.board.iter().copied());
-        let stride = layout.stride;
-        let not_first_column = set(&mut (0..layout.grid).filter(|i| i % stride != 0));
-        let not_last_column = set(&mut (0..layout.grid).filter(|i| i % stride != stride - 1));
-        // The cells one unit step from a set of cells.
-        let around = |m: M| {
-            m.and(not_last_column)
-                .shl(1)
-                .or(m.and(not_first_column).shr(1))
-                .or(m.shl(stride))
-                .or(m.shr(stride))
-        };
+        let steps = Steps::new(layout.grid, layout.stride);
         let cover = |shape: &ShapePlacements, anchor: usize| {
             set(&mut shape.offsets.iter().map(|o| anchor + o))
         };
@@ -264,7 +252,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
                 ShapeTable {
                     halos: masks
                         .iter()
-                        .map(|&m| around(m).and(board).and_not(m))
+                        .map(|&m| steps.around(m).and(board).and_not(m))
                         .collect(),
                     offsets: s.offsets.clone(),
                     anchors: set(&mut s.anchors.iter().copied()),
@@ -303,8 +291,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
         let mut space = SlidingSpace {
             layout,
             board,
-            not_first_column,
-            not_last_column,
+            steps,
             shapes,
             slots,
             start: Key::ZERO,
@@ -453,18 +440,10 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
     /// Every anchor of `fit` connected to `from` by unit steps inside `fit` (`from` included).
     #[inline]
     fn flood(&self, from: usize, fit: M) -> M {
-        let stride = self.layout.stride;
         let mut reached = M::empty();
         reached.insert(from);
         loop {
-            let grown = reached
-                .and(self.not_last_column)
-                .shl(1)
-                .or(reached.and(self.not_first_column).shr(1))
-                .or(reached.shl(stride))
-                .or(reached.shr(stride))
-                .and(fit)
-                .or(reached);
+            let grown = self.steps.around(reached).and(fit).or(reached);
             if grown == reached {
                 return reached;
             }
