@@ -72,3 +72,36 @@ pub fn replay_seen<'s>(
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::sliding_blocks::level::parse_puzzle;
+
+    #[test]
+    fn the_checker_replays_legal_solutions() {
+        let p = parse_puzzle("ab.\n...", "..a\n...").unwrap();
+        assert_eq!(replay(&p, "a:DRRU"), Ok(1));
+        assert_eq!(
+            replay(&p, "  a:D   a:RRU "),
+            Ok(2),
+            "any whitespace between tokens"
+        );
+        let p = parse_puzzle(":..", "..:").unwrap();
+        assert_eq!(replay(&p, "::RR"), Ok(1), "the name is the first character");
+    }
+
+    #[test]
+    fn the_checker_rejects_illegal_paths() {
+        let p = parse_puzzle("ab.\n...", "..a\n...").unwrap();
+        let err = |s: &str| replay(&p, s).unwrap_err();
+        assert!(err("a:R").contains("step 1 (R)"), "{}", err("a:R"));
+        assert!(err("c:D").contains("no block named `c`"));
+        assert!(err("a:DU").contains("ends where it started"));
+        assert!(err("a:").contains("no steps"));
+        assert!(err("aR").contains("expected a block name"));
+        assert!(err("a:DX").contains("`X` is not a step"));
+        assert!(err("a:D").contains("not all on their targets"));
+        assert!(err("").contains("after 0 moves"));
+    }
+}

@@ -673,3 +673,81 @@ impl<M: Bits, const N: usize> Heuristic for SlidingSpace<'_, M, N> {
 }
 
 impl<M: Bits, const N: usize> MoveBudget for SlidingSpace<'_, M, N> {}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::engine::SearchControl;
+    use crate::games::sliding_blocks::tests::level;
+    use crate::games::sliding_blocks::{WithSpace, reachable_positions, with_space};
+
+    #[test]
+    fn interchangeable_blocks_are_one_state_but_goal_blocks_never_are() {
+        let ctl = SearchControl::unlimited();
+        // Two free 1x1 blocks on a 1x3 strip: 3 positions. As goal blocks they are distinct, but
+        // cannot pass each other on the strip: again 3.
+        assert_eq!(reachable_positions(&level("ab.", "..."), &ctl), Ok(3));
+        let ctl = SearchControl::unlimited();
+        assert_eq!(reachable_positions(&level("ab.", "ab."), &ctl), Ok(3));
+        // On a 2x3 board: 6 * 5 ordered placements of distinct blocks, 15 of identical ones.
+        let ctl = SearchControl::unlimited();
+        assert_eq!(
+            reachable_positions(&level("ab.\n...", "ab.\n..."), &ctl),
+            Ok(30)
+        );
+        let ctl = SearchControl::unlimited();
+        assert_eq!(
+            reachable_positions(&level("ab.\n...", "...\n..."), &ctl),
+            Ok(15)
+        );
+    }
+
+    /// Walks every position reachable from the start and checks the move tag's one promise at each
+    /// move: skipping the tagged block's moves (spec R5) skips the way back, and otherwise only
+    /// positions one move from the parent. Returns the positions walked.
+    struct SkipOnlyReturns;
+
+    impl WithSpace for SkipOnlyReturns {
+        type Output = usize;
+        fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> usize {
+            let mut seen = HashSet::from([space.start()]);
+            let mut todo = vec![space.start()];
+            let (mut near, mut all, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+            while let Some(parent) = todo.pop() {
+                near.clear();
+                space.successors(&parent, &mut near);
+                for &state in &near {
+                    let tag = space.move_tag(&state, &parent);
+                    all.clear();
+                    space.successors(&state, &mut all);
+                    kept.clear();
+                    space.successors_after(&state, tag, &mut kept);
+                    assert!(!kept.contains(&parent), "tag {tag:?} keeps the way back");
+                    for skipped in all.iter().filter(|s| !kept.contains(s)) {
+                        assert!(
+                            *skipped == parent || near.contains(skipped),
+                            "tag {tag:?} skips a position two moves from the parent"
+                        );
+                    }
+                    if seen.insert(state) {
+                        todo.push(state);
+                    }
+                }
+            }
+            seen.len()
+        }
+    }
+
+    #[test]
+    fn the_move_tag_names_the_block_that_moved() {
+        // Five interchangeable 1x1 blocks (kept sorted in the key, so a move may shift the others'
+        // slots) beside a 2x1 and a 1x2 block.
+        let walked = with_space(
+            &level("aab.\nc.d.\ne.fg\n..hg", "....\n....\n....\n...."),
+            SkipOnlyReturns,
+        );
+        assert!(walked > 1000, "{walked} positions");
+    }
+}
