@@ -39,6 +39,3 @@ pub use space::{Heuristic, Layout, MoveBudget, Space, Stored};
 mod every_search;
 #[cfg(test)]
 pub(crate) mod testing;
-/// `testing`'s former name, which Ice Tower's and Sliding Blocks' tests still use.
-#[cfg(test)]
-pub(crate) use testing as tests;

@@ -9,6 +9,7 @@ pub mod bender4;
 pub mod dir;
 pub mod golf_peaks;
 pub mod ice_tower;
+pub mod packed;
 pub mod puzzle_quest;
 pub mod sliding_blocks;
 

@@ -7,7 +7,7 @@
 use super::level::Puzzle;
 use super::notation::{self, Push};
 use super::rules::{Ice, Position, SlideEnd, Tile};
-use crate::games::{Replay, Verdict};
+use crate::games::{Replay, packed};
 use crate::show::{self, Board, Cell, Frame, Rgb, Shape};
 
 const WALL: Rgb = Rgb(52, 73, 94);
@@ -22,23 +22,12 @@ const MAGICIAN: Rgb = Rgb(142, 68, 173);
 
 /// The start, and with a solution the position after every push.
 pub fn replay(puzzle: &Puzzle, solution: Option<&str>) -> Replay {
-    let Some(solution) = solution else {
-        return Replay {
-            frames: vec![frame(puzzle, &puzzle.start, None, 0, 0)],
-            verdict: None,
-        };
-    };
-    let total = solution.split_whitespace().count();
-    let mut frames = Vec::new();
-    let verdict = notation::replay_seen(puzzle, solution, |position, push| {
-        frames.push(frame(puzzle, position, push, frames.len(), total));
-    })
-    .map(Verdict::moves);
-    show::hold_last(&mut frames);
-    Replay {
-        frames,
-        verdict: Some(verdict),
-    }
+    packed::draw::replay(
+        &puzzle.start,
+        solution,
+        |solution, seen| notation::replay_seen(puzzle, solution, seen),
+        |position, push, n, of| frame(puzzle, position, push, n, of),
+    )
 }
 
 fn frame(

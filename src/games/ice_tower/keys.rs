@@ -113,7 +113,7 @@ impl Gather {
     ) {
         for &(board, field, len) in &self.runs {
             let (len, field) = (usize::from(len), offset + usize::from(field));
-            key.put(field, len, set.get(usize::from(board), len));
+            key.put_at(field, len, set.get(usize::from(board), len));
         }
     }
 
@@ -126,7 +126,7 @@ impl Gather {
             set.put(
                 usize::from(board),
                 len,
-                key.get(offset + usize::from(field), len),
+                key.get_at(offset + usize::from(field), len),
             );
         }
         set
@@ -229,7 +229,7 @@ impl KeyLayout {
                 for (i, b) in golden.ones().enumerate() {
                     rank += self.binomial[self.open.field_bit(b)][i + 1];
                 }
-                key.put(offset, width, rank);
+                key.put_at(offset, width, rank);
             }
             GoldenField::Set { offset } => self.open.put(key, offset, golden),
         }
@@ -245,7 +245,7 @@ impl KeyLayout {
                 count,
                 width,
             } => {
-                let mut rank = key.get(offset, width);
+                let mut rank = key.get_at(offset, width);
                 let mut golden = Bits::EMPTY;
                 // Colex unranking: the largest cell rank r with C(r, i) <= rank, for i = count..1.
                 let mut below = self.binomial.len();
@@ -312,7 +312,7 @@ mod tests {
                     let mut key = Key::<1>([u64::MAX]);
                     layout.put_golden(&mut key, &set);
                     assert_eq!(layout.golden::<1, 1>(&key), set);
-                    assert!(seen.insert(key.get(layout.regular.width(), width)));
+                    assert!(seen.insert(key.get_at(layout.regular.width(), width)));
                 }
             }
         }

@@ -240,3 +240,160 @@ pub fn parse_rows(rows: &str) -> Result<Puzzle, LevelError> {
         message,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::games::ice_tower::IceTower;
+    use crate::games::ice_tower::rules::Ice;
+    use crate::games::ice_tower::tests::ice_at;
+    use crate::games::{Game, Source};
+
+    fn parse(text: &str) -> Vec<(String, Result<Puzzle, String>)> {
+        let source = Source {
+            path: Path::new("levels.txt"),
+            stem: "levels",
+            text,
+        };
+        IceTower::parse(&source)
+            .into_iter()
+            .map(|e| (e.name, e.level.map_err(|e| e.to_string())))
+            .collect()
+    }
+
+    /// The error of the first entry of a file.
+    fn parse_error(text: &str) -> String {
+        parse(text)[0].1.clone().expect_err("an error")
+    }
+
+    #[test]
+    fn parses_several_levels_with_comments_and_crlf() {
+        let text = "; first\r\nlevel a\r\n#####\r\n#@%*#\r\n#####\r\n\r\n;second\nlevel  b\n#####\n#.@*#\n#%..#\n#####\n";
+        let entries = parse(text);
+        let names: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        let b = entries[1].1.as_ref().unwrap();
+        assert_eq!((b.grid.width, b.grid.height), (5, 4));
+        assert_eq!(b.start.magician, b.grid.cell(1, 2));
+        assert_eq!(ice_at(b, &b.start, 2, 1), Some(Ice::Regular));
+    }
+
+    #[test]
+    fn a_bad_level_does_not_spoil_the_others() {
+        let text = "level bad\n#####\n#@&*#\n#####\n\nlevel good\n#####\n#@%*#\n#####\n";
+        let entries = parse(text);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(
+            entries[0].1.as_ref().unwrap_err(),
+            "levels.txt:3: invalid cell `&` at column 2 (expected one of `# .%$*-@^v<>`)"
+        );
+        assert!(entries[1].1.is_ok());
+    }
+
+    #[test]
+    fn parser_errors_name_the_line() {
+        let cases = [
+            (
+                "hello\nlevel a\n###\n#@#\n###\n",
+                "levels.txt:1: expected `level NAME`",
+            ),
+            (
+                "level\n###\n#@#\n###\n",
+                "levels.txt:1: expected a level name",
+            ),
+            (
+                "level a b\n###\n#@#\n###\n",
+                "levels.txt:1: a level name has no whitespace",
+            ),
+            (
+                "level a\n###\n#@#\n",
+                "levels.txt:1: expected a grid of at least 3 rows",
+            ),
+            (
+                "level a\n####\n#@#\n####\n",
+                "levels.txt:3: every row must have 4 cells",
+            ),
+            (
+                "level a\n##\n##\n##\n",
+                "levels.txt:2: expected rows of at least 3 cells",
+            ),
+            (
+                "level a\n#####\n#@\t*#\n#####\n",
+                "levels.txt:3: invalid cell `\\t` at column 2",
+            ),
+            (
+                "level a\n#####\n#@;*#\n#####\n",
+                "levels.txt:3: invalid cell `;`",
+            ),
+            (
+                "level a\n#####\n@ %*#\n#####\n",
+                "levels.txt:3: the outer ring must be wall",
+            ),
+            (
+                "level a\n#####\n# %*#\n#####\n",
+                "levels.txt:4: expected exactly one magician `@`, found none",
+            ),
+            (
+                "level a\n#####\n#@@*#\n#####\n",
+                "levels.txt:3: expected exactly one magician `@`, found 2",
+            ),
+            (
+                "level a\n####\n#@+#\n####\n",
+                "levels.txt:3: unsupported: dispenser",
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = parse_error(text);
+            assert!(error.starts_with(expected), "{text:?}: {error}");
+        }
+        let wide = format!(
+            "level a\n{}\n#@{}#\n{}\n",
+            "#".repeat(21),
+            " ".repeat(18),
+            "#".repeat(21)
+        );
+        assert!(parse_error(&wide).contains("at most 20 columns, found 21"));
+        let tall = format!("level a\n###\n{}###\n", "#@#\n".repeat(13));
+        assert!(parse_error(&tall).starts_with("levels.txt:16: a grid has at most 14 rows"));
+    }
+
+    #[test]
+    fn duplicate_names_are_errors_but_the_first_stays() {
+        let text = "level a\n###\n#@#\n###\n\nlevel a\n###\n#@#\n###\n";
+        let entries = parse(text);
+        assert!(entries[0].1.is_ok());
+        assert_eq!(
+            entries[1].1.as_ref().unwrap_err(),
+            "levels.txt:6: duplicate level name `a` (first on line 1)"
+        );
+    }
+
+    #[test]
+    fn a_level_line_inside_a_grid_is_a_bad_row() {
+        // The grid runs to the first empty line, so `level b` is a row of level a.
+        let entries = parse("level a\n###\n#@#\n###\nlevel b\n###\n#@#\n###\n");
+        assert_eq!(entries.len(), 1);
+        assert!(
+            entries[0]
+                .1
+                .as_ref()
+                .unwrap_err()
+                .starts_with("levels.txt:5:")
+        );
+    }
+
+    #[test]
+    fn sniffs_level_files_only() {
+        assert!(looks_like_levels("; c\nlevel a\n###\n#@#\n###\n"));
+        assert!(!looks_like_levels("file\tlevel\toptimal_pushes\n"));
+        assert!(!looks_like_levels("name\tstart\tgoal\n"));
+    }
+
+    #[test]
+    fn case_dispenser_is_unsupported() {
+        let error = parse_rows("#### / #@+# / ####").unwrap_err();
+        assert_eq!(error.message, "unsupported: dispenser");
+    }
+}

@@ -6,8 +6,8 @@
 //!   single source of truth, used by `check` and by the reference space.
 //! - [`notation`]: reading and writing `r,c,D` pushes, and the checker.
 //! - [`draw`]: pictures of the level and of a replayed solution (`frontier show`).
-//! - [`bits`], [`board`]: board bit sets, packed keys, the cropped cell numbering and the
-//!   precomputed rays and neighbourhoods.
+//! - [`bits`], [`board`]: board bit sets and packed keys (the shared ones of `games/packed/`),
+//!   fire sets, the cropped cell numbering and the precomputed rays and neighbourhoods.
 //! - [`keys`]: the key layout, each field sized to what it can hold.
 //! - [`space`]: the packed search space of levels without arrows (the fast path).
 //! - [`bounds`]: relaxed push distances, dead states and the admissible bound for A*.

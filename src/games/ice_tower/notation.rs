@@ -123,3 +123,29 @@ pub fn apply(grid: &Grid, pos: &Position, push: Push) -> Result<(Position, Slide
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ice_tower::tests::puzzle;
+
+    #[test]
+    fn checker_messages_name_the_move() {
+        let p = puzzle("######## / #@%* %*# / #      # / ########");
+        for (solution, error) in [
+            ("1,2,R 2,1,R", "move 2 (2,1,R): no ice at 2,1"),
+            (
+                "1,2,X",
+                "move 1 (`1,2,X`): expected row,col,D with D one of U, D, L, R",
+            ),
+            ("9,9,R", "move 1 (9,9,R): 9,9 is outside the grid"),
+            (
+                "1,2,R",
+                "after 1 pushes 1 fire(s) still burn (the first at 1,6)",
+            ),
+        ] {
+            assert_eq!(replay(&p, solution), Err(error.into()), "{solution}");
+        }
+        assert_eq!(replay(&p, " 1,2,R \n\t 1,5,R  "), Ok(2));
+    }
+}

@@ -309,3 +309,48 @@ fn distances<const N: usize>(
     }
     dist
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Heuristic, Space};
+    use crate::games::Answer;
+    use crate::games::ice_tower::space::{FireBounds, IceSpace};
+    use crate::games::ice_tower::tests::{puzzle, solve, solved_in};
+
+    /// The golden-pattern table's distance of a level's start.
+    fn pattern_distance(rows: &str) -> Option<u32> {
+        let space = IceSpace::<1, 2>::new(&puzzle(rows));
+        let start = space.start();
+        let FireBounds::Narrow(bounds) = &space.bounds else {
+            panic!("at most 64 fires")
+        };
+        let table = bounds.pattern.as_ref().expect("one golden block: a table");
+        table.bound(
+            &space.golden_of(&start),
+            start.get_at(space.keys.fires_offset, space.keys.fire_count),
+        )
+    }
+
+    #[test]
+    fn the_golden_pattern_table_holds_exact_abstract_distances() {
+        // Two fires in the golden block's row: one push.
+        assert_eq!(
+            pattern_distance("######### / #@$ * * # / #       # / #########"),
+            Some(1)
+        );
+        // The sampler of docs/ice-tower.md: a row run puts out 3,7 and stops at the wall, a column
+        // run puts out 1,8; or the regular block melts in a fire: 2 either way.
+        let sampler = "########## / #@      *# / #   %    # / # $ -  * # / #        # / ##########";
+        assert_eq!(pattern_distance(sampler), Some(2));
+        assert_eq!(solved_in(sampler), 2);
+        // No regular ice, and a fire whose row and column no golden slide can enter: the block
+        // rests only against walls, so on the rim of the room or in its own row and column. The
+        // golden-run bound lets it turn anywhere (2 runs); the table calls the start dead, and so
+        // it is.
+        let room = "######## / #@     # / # $    # / #   *  # / #      # / #      # / ########";
+        assert_eq!(pattern_distance(room), None);
+        let space = IceSpace::<1, 2>::new(&puzzle(room));
+        assert_eq!(space.heuristic(&space.start()), None);
+        assert!(matches!(solve(room), Answer::Unsolvable));
+    }
+}

@@ -229,3 +229,162 @@ impl Grid {
         self.tiles.iter().any(|t| matches!(t, Tile::Arrow(_)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ice_tower::tests::{after, ice_at, push_error, puzzle};
+
+    #[test]
+    fn case_ice_stops_in_front_of_ice() {
+        let p = puzzle("######## / #@% %*## / ########");
+        let pos = after(&p, "1,2,R");
+        assert_eq!(ice_at(&p, &pos, 1, 3), Some(Ice::Regular));
+        assert_eq!(ice_at(&p, &pos, 1, 4), Some(Ice::Regular));
+    }
+
+    #[test]
+    fn walking_is_free_over_floor_and_put_out_fires_only() {
+        // W1/W2: ice, burning fires, recyclers and walls block the walk; a put-out fire does not.
+        let p = puzzle("######### / #@ *  - # / #%#######/ #########");
+        let reach = p.grid.reachable(&p.start);
+        let reached: Vec<usize> = (0..reach.len()).filter(|&c| reach[c]).collect();
+        assert_eq!(reached, [p.grid.cell(1, 1), p.grid.cell(1, 2)]);
+        let mut pos = p.start.clone();
+        pos.burning[p.grid.cell(1, 3)] = false;
+        let reach = p.grid.reachable(&pos);
+        assert!(reach[p.grid.cell(1, 5)] && !reach[p.grid.cell(1, 6)] && !reach[p.grid.cell(1, 7)]);
+        assert!(!reach[p.grid.cell(2, 1)]);
+    }
+
+    #[test]
+    fn a_push_needs_a_free_first_cell() {
+        // P1: a wall or a block right beyond the ice makes the push illegal; fire, recycler and
+        // arrow are fine.
+        let p = puzzle("######## / #@%#   # / # %%   # / #  $-  # / ########");
+        assert!(push_error(&p, "", "1,2,R").contains("1,3 beyond the ice is a wall"));
+        let p2 = puzzle("####### / #@%%  # / #######");
+        assert!(push_error(&p2, "", "1,2,R").contains("1,3 beyond the ice is a wall or holds ice"));
+        let p3 = puzzle("###### / #@%-*# / ######");
+        assert!(after(&p3, "1,2,R").ice.iter().all(Option::is_none));
+        // A golden block resting on a recycler counts as a block.
+        let p4 = puzzle("######### / #@$ -%  # / #########");
+        let pos = after(&p4, "1,2,R");
+        assert_eq!(ice_at(&p4, &pos, 1, 4), Some(Ice::Golden));
+        let everywhere = bitvec::vec::BitVec::repeat(true, pos.ice.len());
+        assert_eq!(
+            p4.grid
+                .push(&pos, &everywhere, p4.grid.cell(1, 5), Dir::Left),
+            Err(PushError::Blocked {
+                first: p4.grid.cell(1, 4)
+            })
+        );
+    }
+
+    #[test]
+    fn slides_stop_before_walls_and_ice_and_the_magician_stays() {
+        // P2/P3: the block slides to the last free cell; the magician stays on the push cell.
+        let p = puzzle("######### / #@%    %# / #       # / #########");
+        let pos = after(&p, "1,2,R");
+        assert_eq!(ice_at(&p, &pos, 1, 6), Some(Ice::Regular));
+        assert_eq!(pos.magician, p.grid.cell(1, 1));
+        let p = puzzle("##### / #@  # / # % # / #   # / #####");
+        let pos = after(&p, "2,2,D");
+        assert_eq!(ice_at(&p, &pos, 3, 2), Some(Ice::Regular));
+        assert_eq!(pos.magician, p.grid.cell(1, 2));
+    }
+
+    #[test]
+    fn regular_ice_melts_with_the_first_fire_and_golden_ice_goes_on() {
+        let p = puzzle("######## / #@%* * # / # $* * # / ########");
+        let regular = after(&p, "2,2,R 1,2,R");
+        assert!(!regular.burning[p.grid.cell(1, 3)] && regular.burning[p.grid.cell(1, 5)]);
+        assert!(
+            regular.ice[p.grid.cell(1, 2)..p.grid.cell(1, 7)]
+                .iter()
+                .all(Option::is_none)
+        );
+        let golden = after(&p, "2,2,R");
+        assert!(!golden.burning[p.grid.cell(2, 3)] && !golden.burning[p.grid.cell(2, 5)]);
+        assert_eq!(ice_at(&p, &golden, 2, 6), Some(Ice::Golden));
+    }
+
+    #[test]
+    fn golden_ice_pushed_off_a_recycler_leaves_it_bare() {
+        let p = puzzle("######## / #  @   # / # $ -% # / #      # / ########");
+        let pos = after(&p, "2,2,R");
+        assert_eq!(ice_at(&p, &pos, 2, 4), Some(Ice::Golden));
+        let pos = after(&p, "2,2,R 2,4,D");
+        assert_eq!(ice_at(&p, &pos, 2, 4), None);
+        assert_eq!(ice_at(&p, &pos, 3, 4), Some(Ice::Golden));
+        // The bare recycler destroys the regular block pushed into it.
+        let pos = after(&p, "2,2,R 2,4,D 2,5,L");
+        assert_eq!(pos.ice.iter().filter(|i| i.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn x2_a_block_rests_on_an_arrow_facing_a_wall() {
+        let p = puzzle("####### / #@%v  # / ####### ");
+        let (pos, end) = {
+            let reach = p.grid.reachable(&p.start);
+            p.grid
+                .push(&p.start, &reach, p.grid.cell(1, 2), Dir::Right)
+                .unwrap()
+        };
+        assert_eq!(end, SlideEnd::Rests(p.grid.cell(1, 3)));
+        assert_eq!(ice_at(&p, &pos, 1, 3), Some(Ice::Regular));
+    }
+
+    #[test]
+    fn x3_a_block_leaves_an_arrow_in_the_push_direction() {
+        let p = puzzle("####### / #@%v  # / ####### ");
+        let pos = after(&p, "1,2,R 1,3,R");
+        assert_eq!(ice_at(&p, &pos, 1, 5), Some(Ice::Regular));
+    }
+
+    #[test]
+    fn x4_the_magician_stops_a_block_sent_back_at_him() {
+        let p = puzzle("###### / #@% <# / ######");
+        let pos = after(&p, "1,2,R");
+        assert_eq!(ice_at(&p, &pos, 1, 2), Some(Ice::Regular));
+        assert_eq!(pos.magician, p.grid.cell(1, 1));
+    }
+
+    #[test]
+    fn x5_a_slide_that_loops_is_illegal() {
+        let p = puzzle("###### / #@%>v# / #  ^<# / ######");
+        let reach = p.grid.reachable(&p.start);
+        assert_eq!(
+            p.grid.push(&p.start, &reach, p.grid.cell(1, 2), Dir::Right),
+            Err(PushError::EndlessSlide)
+        );
+        assert!(push_error(&p, "", "1,2,R").contains("never end"));
+    }
+
+    #[test]
+    fn x6_arrows_carry_the_magician() {
+        // Stepping on `>` carries him on; he never ends a walk on it while the way is free.
+        let p = puzzle("###### / #@>  # / ######");
+        let reach = p.grid.reachable(&p.start);
+        assert!(!reach[p.grid.cell(1, 2)] && reach[p.grid.cell(1, 3)] && reach[p.grid.cell(1, 4)]);
+        // A blocked forced step leaves him on the arrow.
+        let p = puzzle("###### / #@>% # / ######");
+        let reach = p.grid.reachable(&p.start);
+        assert!(reach[p.grid.cell(1, 2)] && !reach[p.grid.cell(1, 3)]);
+        // A forced walk that comes back to an arrow is not allowed at all.
+        let p = puzzle("###### / #@>< # / ######");
+        let reach = p.grid.reachable(&p.start);
+        assert_eq!(reach.count_ones(), 1);
+    }
+
+    #[test]
+    fn x7_on_an_arrow_he_steps_and_pushes_only_its_way() {
+        let p = puzzle("###### / #@>% # / # %  # / #    # / ######");
+        // He stands on the arrow at 1,2 (1,3 holds ice): pushing 2,2 down from there is illegal.
+        assert!(push_error(&p, "", "2,2,D").contains("arrow pointing elsewhere"));
+        assert_eq!(
+            after(&p, "1,3,R").ice[p.grid.cell(1, 4)],
+            Some(Ice::Regular)
+        );
+    }
+}

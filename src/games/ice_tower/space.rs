@@ -291,7 +291,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
 
     #[inline]
     fn put_magician(&self, key: &mut Key<K>, bit: usize) {
-        key.put(
+        key.put_at(
             self.keys.magician_offset,
             self.keys.magician_width,
             bit as u64,
@@ -326,7 +326,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             golden: self.golden_of(key),
             burning,
             fire_set,
-            magician: key.get(self.keys.magician_offset, self.keys.magician_width) as usize,
+            magician: key.get_at(self.keys.magician_offset, self.keys.magician_width) as usize,
         }
     }
 
@@ -344,7 +344,7 @@ impl<const N: usize, const K: usize> IceSpace<N, K> {
             FireBounds::Narrow(b) => b.estimate(
                 regular,
                 golden,
-                key.get(self.keys.fires_offset, self.keys.fire_count),
+                key.get_at(self.keys.fires_offset, self.keys.fire_count),
                 limit,
             ),
             FireBounds::Wide(b) => b.estimate(regular, golden, self.fire_set_of(key), limit),
@@ -653,5 +653,73 @@ impl<const N: usize, const K: usize> Heuristic for IceSpace<N, K> {
             |_, next, h| out.push((next, h)),
         );
         above
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::games::ice_tower::sim_space::SimSpace;
+    use crate::games::ice_tower::tests::{puzzle, solved_in};
+
+    /// Compares the fast space's successors with the simulator's on every state within `depth`
+    /// pushes, and returns how many states were compared.
+    fn compare_spaces<const K: usize>(rows: &str, depth: usize) -> usize {
+        let p = puzzle(rows);
+        let fast = IceSpace::<4, K>::new(&p);
+        let sim = SimSpace::<4, K>::new(&p, false);
+        assert_eq!(fast.start(), sim.start());
+        let mut seen = HashSet::from([fast.start()]);
+        let mut layer = vec![fast.start()];
+        for _ in 0..depth {
+            let mut next_layer = Vec::new();
+            for s in &layer {
+                let mut a: Vec<Key<K>> = Vec::new();
+                let mut b: Vec<Key<K>> = Vec::new();
+                fast.successors(s, &mut a);
+                sim.successors(s, &mut b);
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "successors of {:?}", sim.position(s));
+                next_layer.extend(b.into_iter().filter(|k| seen.insert(*k)));
+            }
+            layer = next_layer;
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn fast_successors_match_the_simulator() {
+        // Rooms that split and merge, recyclers, golden ice over fires and onto recyclers.
+        let levels = [
+            "########## / #@ %  # *# / # %# %#  # / #  $ -   # / #*  %  %*# / ##########",
+            "########## / #%  $   *# / #  %#%   # / #@ -  %  # / #*  #  $*# / #   %  * # / ##########",
+            "########### / #@  %     # / # ##  # # # / #  % %  % # / # # #  ## # / #*  % %  *# / ###########",
+            "######## / # % # *# / #%@% % # / # %   %# / #*  #  # / ########",
+        ];
+        for rows in levels {
+            let compared = compare_spaces::<2>(rows, 7);
+            assert!(compared > 50, "{rows}: {compared}");
+        }
+        // More golden blocks than fit as 8-bit cells: the golden ice is a board set in the key.
+        let rows = "######### / #@$ $  *# / #$  $ $*# / #  $ $  # / #    *  # / #########";
+        let compared = compare_spaces::<2>(rows, 6);
+        assert!(compared > 50, "{compared}");
+    }
+
+    #[test]
+    fn more_than_64_fires_use_wide_fire_sets() {
+        // Five golden blocks, each sweeping a row of 16 fires: 80 fires, five pushes.
+        let wall = "#".repeat(20);
+        let row = format!("# ${}#", "*".repeat(16));
+        let rows = format!(
+            "{wall} / #@{}# / {} / {wall}",
+            " ".repeat(17),
+            [row.as_str(); 5].join(" / ")
+        );
+        assert_eq!(solved_in(&rows), 5);
+        assert!(compare_spaces::<6>(&rows, 3) > 20);
     }
 }

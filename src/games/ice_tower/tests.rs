@@ -1,28 +1,26 @@
-//! Unit tests: the parser (L1–L6), every rule of §2 and arrow rule X1–X8, each small case of
-//! §4, the checker's messages, and the packed space against the simulator.
+//! Whole-game tests: the small cases of spec §4 and the rules whose cases are solved through
+//! the engine, the golden-run bound (`runs.rs`) on the levels it was made for, and `analyze`
+//! against a brute force; and the fixtures the modules' tests share (a level from rows, the
+//! position after pushes, a push's error, solving). Each module's own rules are tested at its
+//! bottom.
 
-use std::collections::HashSet;
-use std::path::Path;
-
-use super::bits::Key;
+use super::IceTower;
 use super::level::{Puzzle, parse_rows};
 use super::notation::{Push, apply, replay};
-use super::rules::{Dir, Ice, PushError, SlideEnd};
-use super::sim_space::SimSpace;
+use super::rules::{Dir, Ice};
 use super::space::{FireBounds, IceSpace};
-use super::{IceTower, level};
 use crate::engine::{Heuristic, MoveBudget, SearchControl, Space};
-use crate::games::{Answer, Game, Source};
+use crate::games::{Answer, Game};
 
-fn puzzle(rows: &str) -> Puzzle {
+pub(super) fn puzzle(rows: &str) -> Puzzle {
     parse_rows(rows).unwrap_or_else(|e| panic!("{rows}: {e}"))
 }
 
-fn solve(rows: &str) -> Answer {
+pub(super) fn solve(rows: &str) -> Answer {
     IceTower::solve(&puzzle(rows), &SearchControl::unlimited())
 }
 
-fn solved_in(rows: &str) -> u64 {
+pub(super) fn solved_in(rows: &str) -> u64 {
     match solve(rows) {
         Answer::Solved {
             moves,
@@ -38,25 +36,8 @@ fn solved_in(rows: &str) -> u64 {
     }
 }
 
-fn parse(text: &str) -> Vec<(String, Result<Puzzle, String>)> {
-    let source = Source {
-        path: Path::new("levels.txt"),
-        stem: "levels",
-        text,
-    };
-    IceTower::parse(&source)
-        .into_iter()
-        .map(|e| (e.name, e.level.map_err(|e| e.to_string())))
-        .collect()
-}
-
-/// The error of the first entry of a file.
-fn parse_error(text: &str) -> String {
-    parse(text)[0].1.clone().expect_err("an error")
-}
-
 /// The position after pushes given in notation, each one legal.
-fn after(p: &Puzzle, pushes: &str) -> super::rules::Position {
+pub(super) fn after(p: &Puzzle, pushes: &str) -> super::rules::Position {
     pushes.split_whitespace().fold(p.start.clone(), |pos, t| {
         apply(&p.grid, &pos, Push::parse(t).unwrap())
             .unwrap_or_else(|e| panic!("{t}: {e}"))
@@ -64,138 +45,18 @@ fn after(p: &Puzzle, pushes: &str) -> super::rules::Position {
     })
 }
 
-fn ice_at(p: &Puzzle, pos: &super::rules::Position, row: usize, col: usize) -> Option<Ice> {
+pub(super) fn ice_at(
+    p: &Puzzle,
+    pos: &super::rules::Position,
+    row: usize,
+    col: usize,
+) -> Option<Ice> {
     pos.ice[p.grid.cell(row, col)]
 }
 
-fn push_error(p: &Puzzle, pushes: &str, last: &str) -> String {
+pub(super) fn push_error(p: &Puzzle, pushes: &str, last: &str) -> String {
     let pos = after(p, pushes);
     apply(&p.grid, &pos, Push::parse(last).unwrap()).expect_err("an illegal push")
-}
-
-// ---------------------------------------------------------------- parser (spec §1.1)
-
-#[test]
-fn parses_several_levels_with_comments_and_crlf() {
-    let text = "; first\r\nlevel a\r\n#####\r\n#@%*#\r\n#####\r\n\r\n;second\nlevel  b\n#####\n#.@*#\n#%..#\n#####\n";
-    let entries = parse(text);
-    let names: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
-    assert_eq!(names, ["a", "b"]);
-    let b = entries[1].1.as_ref().unwrap();
-    assert_eq!((b.grid.width, b.grid.height), (5, 4));
-    assert_eq!(b.start.magician, b.grid.cell(1, 2));
-    assert_eq!(ice_at(b, &b.start, 2, 1), Some(Ice::Regular));
-}
-
-#[test]
-fn a_bad_level_does_not_spoil_the_others() {
-    let text = "level bad\n#####\n#@&*#\n#####\n\nlevel good\n#####\n#@%*#\n#####\n";
-    let entries = parse(text);
-    assert_eq!(entries.len(), 2);
-    assert_eq!(
-        entries[0].1.as_ref().unwrap_err(),
-        "levels.txt:3: invalid cell `&` at column 2 (expected one of `# .%$*-@^v<>`)"
-    );
-    assert!(entries[1].1.is_ok());
-}
-
-#[test]
-fn parser_errors_name_the_line() {
-    let cases = [
-        (
-            "hello\nlevel a\n###\n#@#\n###\n",
-            "levels.txt:1: expected `level NAME`",
-        ),
-        (
-            "level\n###\n#@#\n###\n",
-            "levels.txt:1: expected a level name",
-        ),
-        (
-            "level a b\n###\n#@#\n###\n",
-            "levels.txt:1: a level name has no whitespace",
-        ),
-        (
-            "level a\n###\n#@#\n",
-            "levels.txt:1: expected a grid of at least 3 rows",
-        ),
-        (
-            "level a\n####\n#@#\n####\n",
-            "levels.txt:3: every row must have 4 cells",
-        ),
-        (
-            "level a\n##\n##\n##\n",
-            "levels.txt:2: expected rows of at least 3 cells",
-        ),
-        (
-            "level a\n#####\n#@\t*#\n#####\n",
-            "levels.txt:3: invalid cell `\\t` at column 2",
-        ),
-        (
-            "level a\n#####\n#@;*#\n#####\n",
-            "levels.txt:3: invalid cell `;`",
-        ),
-        (
-            "level a\n#####\n@ %*#\n#####\n",
-            "levels.txt:3: the outer ring must be wall",
-        ),
-        (
-            "level a\n#####\n# %*#\n#####\n",
-            "levels.txt:4: expected exactly one magician `@`, found none",
-        ),
-        (
-            "level a\n#####\n#@@*#\n#####\n",
-            "levels.txt:3: expected exactly one magician `@`, found 2",
-        ),
-        (
-            "level a\n####\n#@+#\n####\n",
-            "levels.txt:3: unsupported: dispenser",
-        ),
-    ];
-    for (text, expected) in cases {
-        let error = parse_error(text);
-        assert!(error.starts_with(expected), "{text:?}: {error}");
-    }
-    let wide = format!(
-        "level a\n{}\n#@{}#\n{}\n",
-        "#".repeat(21),
-        " ".repeat(18),
-        "#".repeat(21)
-    );
-    assert!(parse_error(&wide).contains("at most 20 columns, found 21"));
-    let tall = format!("level a\n###\n{}###\n", "#@#\n".repeat(13));
-    assert!(parse_error(&tall).starts_with("levels.txt:16: a grid has at most 14 rows"));
-}
-
-#[test]
-fn duplicate_names_are_errors_but_the_first_stays() {
-    let text = "level a\n###\n#@#\n###\n\nlevel a\n###\n#@#\n###\n";
-    let entries = parse(text);
-    assert!(entries[0].1.is_ok());
-    assert_eq!(
-        entries[1].1.as_ref().unwrap_err(),
-        "levels.txt:6: duplicate level name `a` (first on line 1)"
-    );
-}
-
-#[test]
-fn a_level_line_inside_a_grid_is_a_bad_row() {
-    // The grid runs to the first empty line, so `level b` is a row of level a.
-    let entries = parse("level a\n###\n#@#\n###\nlevel b\n###\n#@#\n###\n");
-    assert_eq!(entries.len(), 1);
-    assert!(
-        entries[0]
-            .1
-            .as_ref()
-            .unwrap_err()
-            .starts_with("levels.txt:5:")
-    );
-}
-
-#[test]
-fn sniffs_level_files_only() {
-    assert!(level::looks_like_levels("; c\nlevel a\n###\n#@#\n###\n"));
-    assert!(!level::looks_like_levels("file\tlevel\toptimal_pushes\n"));
-    assert!(!level::looks_like_levels("name\tstart\tgoal\n"));
 }
 
 // ---------------------------------------------------------------- small cases (spec §4)
@@ -268,100 +129,7 @@ fn case_a_put_out_fire_opens_the_way() {
     assert_eq!(solved_in(rows), 2);
 }
 
-#[test]
-fn case_ice_stops_in_front_of_ice() {
-    let p = puzzle("######## / #@% %*## / ########");
-    let pos = after(&p, "1,2,R");
-    assert_eq!(ice_at(&p, &pos, 1, 3), Some(Ice::Regular));
-    assert_eq!(ice_at(&p, &pos, 1, 4), Some(Ice::Regular));
-}
-
-#[test]
-fn case_dispenser_is_unsupported() {
-    let error = parse_rows("#### / #@+# / ####").unwrap_err();
-    assert_eq!(error.message, "unsupported: dispenser");
-}
-
-// ---------------------------------------------------------------- rules (spec §2)
-
-#[test]
-fn walking_is_free_over_floor_and_put_out_fires_only() {
-    // W1/W2: ice, burning fires, recyclers and walls block the walk; a put-out fire does not.
-    let p = puzzle("######### / #@ *  - # / #%#######/ #########");
-    let reach = p.grid.reachable(&p.start);
-    let reached: Vec<usize> = (0..reach.len()).filter(|&c| reach[c]).collect();
-    assert_eq!(reached, [p.grid.cell(1, 1), p.grid.cell(1, 2)]);
-    let mut pos = p.start.clone();
-    pos.burning[p.grid.cell(1, 3)] = false;
-    let reach = p.grid.reachable(&pos);
-    assert!(reach[p.grid.cell(1, 5)] && !reach[p.grid.cell(1, 6)] && !reach[p.grid.cell(1, 7)]);
-    assert!(!reach[p.grid.cell(2, 1)]);
-}
-
-#[test]
-fn a_push_needs_a_free_first_cell() {
-    // P1: a wall or a block right beyond the ice makes the push illegal; fire, recycler and
-    // arrow are fine.
-    let p = puzzle("######## / #@%#   # / # %%   # / #  $-  # / ########");
-    assert!(push_error(&p, "", "1,2,R").contains("1,3 beyond the ice is a wall"));
-    let p2 = puzzle("####### / #@%%  # / #######");
-    assert!(push_error(&p2, "", "1,2,R").contains("1,3 beyond the ice is a wall or holds ice"));
-    let p3 = puzzle("###### / #@%-*# / ######");
-    assert!(after(&p3, "1,2,R").ice.iter().all(Option::is_none));
-    // A golden block resting on a recycler counts as a block.
-    let p4 = puzzle("######### / #@$ -%  # / #########");
-    let pos = after(&p4, "1,2,R");
-    assert_eq!(ice_at(&p4, &pos, 1, 4), Some(Ice::Golden));
-    let everywhere = bitvec::vec::BitVec::repeat(true, pos.ice.len());
-    assert_eq!(
-        p4.grid
-            .push(&pos, &everywhere, p4.grid.cell(1, 5), Dir::Left),
-        Err(PushError::Blocked {
-            first: p4.grid.cell(1, 4)
-        })
-    );
-}
-
-#[test]
-fn slides_stop_before_walls_and_ice_and_the_magician_stays() {
-    // P2/P3: the block slides to the last free cell; the magician stays on the push cell.
-    let p = puzzle("######### / #@%    %# / #       # / #########");
-    let pos = after(&p, "1,2,R");
-    assert_eq!(ice_at(&p, &pos, 1, 6), Some(Ice::Regular));
-    assert_eq!(pos.magician, p.grid.cell(1, 1));
-    let p = puzzle("##### / #@  # / # % # / #   # / #####");
-    let pos = after(&p, "2,2,D");
-    assert_eq!(ice_at(&p, &pos, 3, 2), Some(Ice::Regular));
-    assert_eq!(pos.magician, p.grid.cell(1, 2));
-}
-
-#[test]
-fn regular_ice_melts_with_the_first_fire_and_golden_ice_goes_on() {
-    let p = puzzle("######## / #@%* * # / # $* * # / ########");
-    let regular = after(&p, "2,2,R 1,2,R");
-    assert!(!regular.burning[p.grid.cell(1, 3)] && regular.burning[p.grid.cell(1, 5)]);
-    assert!(
-        regular.ice[p.grid.cell(1, 2)..p.grid.cell(1, 7)]
-            .iter()
-            .all(Option::is_none)
-    );
-    let golden = after(&p, "2,2,R");
-    assert!(!golden.burning[p.grid.cell(2, 3)] && !golden.burning[p.grid.cell(2, 5)]);
-    assert_eq!(ice_at(&p, &golden, 2, 6), Some(Ice::Golden));
-}
-
-#[test]
-fn golden_ice_pushed_off_a_recycler_leaves_it_bare() {
-    let p = puzzle("######## / #  @   # / # $ -% # / #      # / ########");
-    let pos = after(&p, "2,2,R");
-    assert_eq!(ice_at(&p, &pos, 2, 4), Some(Ice::Golden));
-    let pos = after(&p, "2,2,R 2,4,D");
-    assert_eq!(ice_at(&p, &pos, 2, 4), None);
-    assert_eq!(ice_at(&p, &pos, 3, 4), Some(Ice::Golden));
-    // The bare recycler destroys the regular block pushed into it.
-    let pos = after(&p, "2,2,R 2,4,D 2,5,L");
-    assert_eq!(pos.ice.iter().filter(|i| i.is_some()).count(), 1);
-}
+// ---------------------------------------------------------------- rules solved (spec §2, §2.4)
 
 #[test]
 fn solved_as_soon_as_no_fire_burns() {
@@ -376,102 +144,12 @@ fn solved_as_soon_as_no_fire_burns() {
 }
 
 #[test]
-fn checker_messages_name_the_move() {
-    let p = puzzle("######## / #@%* %*# / #      # / ########");
-    assert_eq!(
-        replay(&p, "1,2,R 2,1,R"),
-        Err("move 2 (2,1,R): no ice at 2,1".into())
-    );
-    assert_eq!(
-        replay(&p, "1,2,X"),
-        Err("move 1 (`1,2,X`): expected row,col,D with D one of U, D, L, R".into())
-    );
-    assert_eq!(
-        replay(&p, "9,9,R"),
-        Err("move 1 (9,9,R): 9,9 is outside the grid".into())
-    );
-    assert_eq!(
-        replay(&p, "1,2,R"),
-        Err("after 1 pushes 1 fire(s) still burn (the first at 1,6)".into())
-    );
-    assert_eq!(replay(&p, " 1,2,R \n\t 1,5,R  "), Ok(2));
-}
-
-// ---------------------------------------------------------------- arrows (spec §2.4)
-
-#[test]
 fn x2_an_arrow_turns_a_sliding_block() {
     let p = puzzle("###### / #@% v# / #### # / #### # / ######");
     let pos = after(&p, "1,2,R");
     assert_eq!(ice_at(&p, &pos, 3, 4), Some(Ice::Regular));
     // Into a fire after the turn.
     assert_eq!(solved_in("###### / #@% v# / #### # / ####*# / ######"), 1);
-}
-
-#[test]
-fn x2_a_block_rests_on_an_arrow_facing_a_wall() {
-    let p = puzzle("####### / #@%v  # / ####### ");
-    let (pos, end) = {
-        let reach = p.grid.reachable(&p.start);
-        p.grid
-            .push(&p.start, &reach, p.grid.cell(1, 2), Dir::Right)
-            .unwrap()
-    };
-    assert_eq!(end, SlideEnd::Rests(p.grid.cell(1, 3)));
-    assert_eq!(ice_at(&p, &pos, 1, 3), Some(Ice::Regular));
-}
-
-#[test]
-fn x3_a_block_leaves_an_arrow_in_the_push_direction() {
-    let p = puzzle("####### / #@%v  # / ####### ");
-    let pos = after(&p, "1,2,R 1,3,R");
-    assert_eq!(ice_at(&p, &pos, 1, 5), Some(Ice::Regular));
-}
-
-#[test]
-fn x4_the_magician_stops_a_block_sent_back_at_him() {
-    let p = puzzle("###### / #@% <# / ######");
-    let pos = after(&p, "1,2,R");
-    assert_eq!(ice_at(&p, &pos, 1, 2), Some(Ice::Regular));
-    assert_eq!(pos.magician, p.grid.cell(1, 1));
-}
-
-#[test]
-fn x5_a_slide_that_loops_is_illegal() {
-    let p = puzzle("###### / #@%>v# / #  ^<# / ######");
-    let reach = p.grid.reachable(&p.start);
-    assert_eq!(
-        p.grid.push(&p.start, &reach, p.grid.cell(1, 2), Dir::Right),
-        Err(PushError::EndlessSlide)
-    );
-    assert!(push_error(&p, "", "1,2,R").contains("never end"));
-}
-
-#[test]
-fn x6_arrows_carry_the_magician() {
-    // Stepping on `>` carries him on; he never ends a walk on it while the way is free.
-    let p = puzzle("###### / #@>  # / ######");
-    let reach = p.grid.reachable(&p.start);
-    assert!(!reach[p.grid.cell(1, 2)] && reach[p.grid.cell(1, 3)] && reach[p.grid.cell(1, 4)]);
-    // A blocked forced step leaves him on the arrow.
-    let p = puzzle("###### / #@>% # / ######");
-    let reach = p.grid.reachable(&p.start);
-    assert!(reach[p.grid.cell(1, 2)] && !reach[p.grid.cell(1, 3)]);
-    // A forced walk that comes back to an arrow is not allowed at all.
-    let p = puzzle("###### / #@>< # / ######");
-    let reach = p.grid.reachable(&p.start);
-    assert_eq!(reach.count_ones(), 1);
-}
-
-#[test]
-fn x7_on_an_arrow_he_steps_and_pushes_only_its_way() {
-    let p = puzzle("###### / #@>% # / # %  # / #    # / ######");
-    // He stands on the arrow at 1,2 (1,3 holds ice): pushing 2,2 down from there is illegal.
-    assert!(push_error(&p, "", "2,2,D").contains("arrow pointing elsewhere"));
-    assert_eq!(
-        after(&p, "1,3,R").ice[p.grid.cell(1, 4)],
-        Some(Ice::Regular)
-    );
 }
 
 #[test]
@@ -492,66 +170,7 @@ fn x8_reachability_is_directed_and_the_search_keeps_his_cell() {
     );
 }
 
-// ---------------------------------------------------------------- the packed space
-
-/// Compares the fast space's successors with the simulator's on every state within `depth`
-/// pushes, and returns how many states were compared.
-fn compare_spaces<const K: usize>(rows: &str, depth: usize) -> usize {
-    let p = puzzle(rows);
-    let fast = IceSpace::<4, K>::new(&p);
-    let sim = SimSpace::<4, K>::new(&p, false);
-    assert_eq!(fast.start(), sim.start());
-    let mut seen = HashSet::from([fast.start()]);
-    let mut layer = vec![fast.start()];
-    for _ in 0..depth {
-        let mut next_layer = Vec::new();
-        for s in &layer {
-            let mut a: Vec<Key<K>> = Vec::new();
-            let mut b: Vec<Key<K>> = Vec::new();
-            fast.successors(s, &mut a);
-            sim.successors(s, &mut b);
-            a.sort();
-            b.sort();
-            assert_eq!(a, b, "successors of {:?}", sim.position(s));
-            next_layer.extend(b.into_iter().filter(|k| seen.insert(*k)));
-        }
-        layer = next_layer;
-    }
-    seen.len()
-}
-
-#[test]
-fn fast_successors_match_the_simulator() {
-    // Rooms that split and merge, recyclers, golden ice over fires and onto recyclers.
-    let levels = [
-        "########## / #@ %  # *# / # %# %#  # / #  $ -   # / #*  %  %*# / ##########",
-        "########## / #%  $   *# / #  %#%   # / #@ -  %  # / #*  #  $*# / #   %  * # / ##########",
-        "########### / #@  %     # / # ##  # # # / #  % %  % # / # # #  ## # / #*  % %  *# / ###########",
-        "######## / # % # *# / #%@% % # / # %   %# / #*  #  # / ########",
-    ];
-    for rows in levels {
-        let compared = compare_spaces::<2>(rows, 7);
-        assert!(compared > 50, "{rows}: {compared}");
-    }
-    // More golden blocks than fit as 8-bit cells: the golden ice is a board set in the key.
-    let rows = "######### / #@$ $  *# / #$  $ $*# / #  $ $  # / #    *  # / #########";
-    let compared = compare_spaces::<2>(rows, 6);
-    assert!(compared > 50, "{compared}");
-}
-
-#[test]
-fn more_than_64_fires_use_wide_fire_sets() {
-    // Five golden blocks, each sweeping a row of 16 fires: 80 fires, five pushes.
-    let wall = "#".repeat(20);
-    let row = format!("# ${}#", "*".repeat(16));
-    let rows = format!(
-        "{wall} / #@{}# / {} / {wall}",
-        " ".repeat(17),
-        [row.as_str(); 5].join(" / ")
-    );
-    assert_eq!(solved_in(&rows), 5);
-    assert!(compare_spaces::<6>(&rows, 3) > 20);
-}
+// ---------------------------------------------------------------- the golden-run bound (runs.rs)
 
 #[test]
 fn golden_blocks_alternate_rows_and_columns_in_the_bound() {
@@ -605,43 +224,6 @@ fn a_first_turn_in_open_floor_costs_a_stopper() {
     assert_eq!(solved_in(supported), 2);
 }
 
-/// The golden-pattern table's distance of a level's start ([`super::pattern`]).
-fn pattern_distance(rows: &str) -> Option<u32> {
-    let space = IceSpace::<1, 2>::new(&puzzle(rows));
-    let start = space.start();
-    let FireBounds::Narrow(bounds) = &space.bounds else {
-        panic!("at most 64 fires")
-    };
-    let table = bounds.pattern.as_ref().expect("one golden block: a table");
-    table.bound(
-        &space.golden_of(&start),
-        start.get(space.keys.fires_offset, space.keys.fire_count),
-    )
-}
-
-#[test]
-fn the_golden_pattern_table_holds_exact_abstract_distances() {
-    // Two fires in the golden block's row: one push.
-    assert_eq!(
-        pattern_distance("######### / #@$ * * # / #       # / #########"),
-        Some(1)
-    );
-    // The sampler of docs/ice-tower.md: a row run puts out 3,7 and stops at the wall, a column
-    // run puts out 1,8; or the regular block melts in a fire: 2 either way.
-    let sampler = "########## / #@      *# / #   %    # / # $ -  * # / #        # / ##########";
-    assert_eq!(pattern_distance(sampler), Some(2));
-    assert_eq!(solved_in(sampler), 2);
-    // No regular ice, and a fire whose row and column no golden slide can enter: the block
-    // rests only against walls, so on the rim of the room or in its own row and column. The
-    // golden-run bound lets it turn anywhere (2 runs); the table calls the start dead, and so
-    // it is.
-    let room = "######## / #@     # / # $    # / #   *  # / #      # / #      # / ########";
-    assert_eq!(pattern_distance(room), None);
-    let space = IceSpace::<1, 2>::new(&puzzle(room));
-    assert_eq!(space.heuristic(&space.start()), None);
-    assert!(matches!(solve(room), Answer::Unsolvable));
-}
-
 #[test]
 fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
     struct BruteForce;
@@ -655,7 +237,7 @@ fn analyze_counts_the_optimal_solutions_a_brute_force_enumerates() {
         where
             P::State: crate::search::Portable,
         {
-            crate::engine::tests::brute_force_shortest_solutions(space, 6)
+            crate::engine::testing::brute_force_shortest_solutions(space, 6)
         }
     }
     for rows in [

@@ -5,7 +5,7 @@
 
 use super::notation::{self, Moved};
 use super::rules::{Cell as At, Position, Puzzle};
-use crate::games::{Replay, Verdict};
+use crate::games::{Replay, packed};
 use crate::show::{self, Board, Cell, Frame, Rgb, Shape};
 
 const FLOOR: Rgb = Rgb(233, 226, 210);
@@ -29,23 +29,12 @@ const FREE: [Rgb; 8] = [
 
 /// The start, and with a solution the position after every move.
 pub fn replay(puzzle: &Puzzle, solution: Option<&str>) -> Replay {
-    let Some(solution) = solution else {
-        return Replay {
-            frames: vec![frame(puzzle, &puzzle.start(), None, 0, 0)],
-            verdict: None,
-        };
-    };
-    let total = solution.split_whitespace().count();
-    let mut frames = Vec::new();
-    let verdict = notation::replay_seen(puzzle, solution, |position, moved| {
-        frames.push(frame(puzzle, position, moved, frames.len(), total));
-    })
-    .map(Verdict::moves);
-    show::hold_last(&mut frames);
-    Replay {
-        frames,
-        verdict: Some(verdict),
-    }
+    packed::draw::replay(
+        &puzzle.start(),
+        solution,
+        |solution, seen| notation::replay_seen(puzzle, solution, seen),
+        |position, moved, n, of| frame(puzzle, position, moved, n, of),
+    )
 }
 
 fn colour(puzzle: &Puzzle, block: usize) -> Rgb {

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 
-use super::bits::{Bits, Key};
+use super::bits::{Bits, Key, Steps};
 use super::rules::{Block, Cell, Puzzle};
 use super::space::SlidingSpace;
 use super::{Level, WithSpace, with_space};
@@ -88,12 +88,7 @@ impl Board {
 
     /// The cells of `mask` one unit step away from it, on the board.
     fn neighbours(&self, mask: u64) -> u64 {
-        let w = self.width;
-        let first_column = (0..self.height).fold(0u64, |m, r| m | 1 << (r * w));
-        let last_column = first_column << (w - 1);
-        ((mask & !last_column) << 1 | (mask & !first_column) >> 1 | mask << w | mask >> w)
-            & self.all()
-            & !mask
+        Steps::new(self.cells(), self.width).around(mask) & self.all() & !mask
     }
 
     /// `mask` moved so that its bounding box touches the top and left edges.

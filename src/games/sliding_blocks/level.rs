@@ -251,3 +251,127 @@ pub fn parse_puzzle(start: &str, goal: &str) -> Result<Puzzle, String> {
         blocks,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::games::sliding_blocks::SlidingBlocks;
+    use crate::games::sliding_blocks::rules::Cell;
+    use crate::games::{Game, Source};
+
+    fn parse_error(start: &str, goal: &str) -> String {
+        match parse_puzzle(start, goal) {
+            Ok(_) => panic!("{start:?} / {goal:?} parsed"),
+            Err(e) => e,
+        }
+    }
+
+    /// The error of an entry that must not parse.
+    fn error_of<L, E: std::fmt::Display>(level: &Result<L, E>) -> String {
+        level.as_ref().err().expect("an error").to_string()
+    }
+
+    #[test]
+    fn malformed_puzzles_are_rejected_with_the_reason() {
+        assert!(parse_error("a.", "a").contains("mismatched bounds"));
+        assert!(parse_error("aa", "a.").contains("shape mismatch for `a`"));
+        assert!(parse_error("a", "b").contains("goal block `b` missing from start"));
+        assert!(parse_error("", "").contains("empty puzzle"));
+        assert!(parse_error("a.", "").contains("mismatched bounds"));
+        let wide = ".".repeat(256);
+        assert!(parse_error(&wide, &wide).contains("too large"));
+    }
+
+    #[test]
+    fn grids_are_cropped_and_may_hold_any_characters() {
+        // Leading blank lines and common indentation do not matter; tabs are off the board.
+        let p = parse_puzzle("\n\n   ★.\n\t  ..", "★.\n..").unwrap();
+        assert_eq!((p.width, p.height), (2, 2));
+        assert_eq!(p.blocks[0].name, '★');
+        assert!(p.blocks[0].is_goal());
+        // A disconnected block moves as one.
+        let p = parse_puzzle("x.x\n...", "...\nx.x").unwrap();
+        assert_eq!(p.blocks.len(), 1);
+        assert_eq!(p.blocks[0].cells.len(), 2);
+    }
+
+    #[test]
+    fn tsv_files_unescape_fields_and_report_bad_records_by_line() {
+        let text = "name\tstart\tgoal\tnote\n\
+                    ok\tA.\\\\\\n..\t.A\\\\\\n..\tx\n\
+                    \n\
+                    short\tA.\n\
+                    bad escape\tA\\q\tA\tx\n\
+                    ok\tA.\tA.\tx\n";
+        let source = Source {
+            path: Path::new("p.tsv"),
+            stem: "p",
+            text,
+        };
+        let entries = SlidingBlocks::parse(&source);
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["ok", "short", "bad escape", "ok"]);
+        let first = entries[0]
+            .level
+            .as_ref()
+            .expect("`\\\\` is a backslash block, `\\n` a newline");
+        assert_eq!(
+            first
+                .puzzle
+                .blocks
+                .iter()
+                .map(|b| b.name)
+                .collect::<String>(),
+            "A\\"
+        );
+        let expected = [
+            ("p.tsv:4:", "expected 4 tab-separated fields"),
+            ("p.tsv:5:", "unknown escape `\\q`"),
+            ("p.tsv:6:", "duplicate puzzle name `ok`"),
+        ];
+        assert_eq!(entries.len(), 1 + expected.len());
+        for (entry, (line, says)) in entries[1..].iter().zip(expected) {
+            let error = error_of(&entry.level);
+            assert!(error.starts_with(line) && error.contains(says), "{error}");
+        }
+    }
+
+    #[test]
+    fn tsv_files_need_the_puzzle_columns() {
+        let source = Source {
+            path: Path::new("answers.tsv"),
+            stem: "answers",
+            text: "name\tmin_moves\nx\t3\n",
+        };
+        let entries = SlidingBlocks::parse(&source);
+        assert_eq!(entries.len(), 1);
+        assert!(error_of(&entries[0].level).contains("answers.tsv:1: header must name"));
+        assert!(
+            !SlidingBlocks::holds_levels(source.text),
+            "a walk skips answer tables"
+        );
+    }
+
+    #[test]
+    fn txt_files_need_a_separating_empty_line() {
+        let source = Source {
+            path: Path::new("one.txt"),
+            stem: "one",
+            text: "A.\n..",
+        };
+        let entries = SlidingBlocks::parse(&source);
+        assert_eq!(entries[0].name, "one");
+        assert!(error_of(&entries[0].level).contains("no empty line"));
+        let source = Source {
+            path: Path::new("two.txt"),
+            stem: "two",
+            text: "A.\r\n  \r\n\r\n.A\r\n\r\n",
+        };
+        // A row of spaces is part of the start grid; the first empty line separates.
+        let entries = SlidingBlocks::parse(&source);
+        let level = entries[0].level.as_ref().expect("valid");
+        assert_eq!(level.puzzle.blocks[0].target, Some(Cell { row: 0, col: 1 }));
+    }
+}

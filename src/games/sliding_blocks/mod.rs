@@ -2,7 +2,8 @@
 //!
 //! - [`level`]: the `.tsv` and `.txt` formats and the grids inside them.
 //! - [`rules`]: the puzzle model and unit-step simulator (the source of truth for `check`).
-//! - [`bits`], [`space`]: packed keys, placement tables and the engine's search space.
+//! - [`bits`], [`space`]: bitboards and their masked unit step, placement tables and the
+//!   engine's search space (its keys are the shared ones of `games/packed/`).
 //! - [`notation`]: reading and replaying `a:RRD` move lists.
 //! - [`draw`]: pictures of the board and of a replayed solution (`frontier show`).
 

@@ -18,10 +18,10 @@ pub struct Moved<'a> {
 
 /// [`replay`], showing `seen` the start position (with `None`) and the position after each
 /// legal move (`frontier show` draws them).
-pub fn replay_seen(
+pub fn replay_seen<'s>(
     puzzle: &Puzzle,
-    solution: &str,
-    mut seen: impl FnMut(&Position, Option<Moved>),
+    solution: &'s str,
+    mut seen: impl FnMut(&Position, Option<Moved<'s>>),
 ) -> Result<u64, String> {
     let mut position = puzzle.start();
     seen(&position, None);
@@ -70,5 +70,38 @@ pub fn replay_seen(
             "after {} the goal blocks are not all on their targets",
             crate::words::count(moves, "move")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::sliding_blocks::level::parse_puzzle;
+
+    #[test]
+    fn the_checker_replays_legal_solutions() {
+        let p = parse_puzzle("ab.\n...", "..a\n...").unwrap();
+        assert_eq!(replay(&p, "a:DRRU"), Ok(1));
+        assert_eq!(
+            replay(&p, "  a:D   a:RRU "),
+            Ok(2),
+            "any whitespace between tokens"
+        );
+        let p = parse_puzzle(":..", "..:").unwrap();
+        assert_eq!(replay(&p, "::RR"), Ok(1), "the name is the first character");
+    }
+
+    #[test]
+    fn the_checker_rejects_illegal_paths() {
+        let p = parse_puzzle("ab.\n...", "..a\n...").unwrap();
+        let err = |s: &str| replay(&p, s).unwrap_err();
+        assert!(err("a:R").contains("step 1 (R)"), "{}", err("a:R"));
+        assert!(err("c:D").contains("no block named `c`"));
+        assert!(err("a:DU").contains("ends where it started"));
+        assert!(err("a:").contains("no steps"));
+        assert!(err("aR").contains("expected a block name"));
+        assert!(err("a:DX").contains("`X` is not a step"));
+        assert!(err("a:D").contains("not all on their targets"));
+        assert!(err("").contains("after 0 moves"));
     }
 }

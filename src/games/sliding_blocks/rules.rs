@@ -118,3 +118,26 @@ impl Puzzle {
         self.blocks.iter().position(|b| b.name == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::sliding_blocks::level::parse_puzzle;
+
+    #[test]
+    fn a_unit_step_needs_board_cells_free_of_other_blocks() {
+        let p = parse_puzzle("ab.\n. .", "...\n. .").unwrap();
+        let start = p.start();
+        assert!(!p.can_step(&start, 0, Dir::Right), "b is in the way");
+        assert!(p.can_step(&start, 0, Dir::Down));
+        assert!(
+            !p.can_step(&start, 1, Dir::Down),
+            "the cell below b is off the board"
+        );
+        assert!(p.can_step(&start, 1, Dir::Right));
+        assert!(!p.can_step(&start, 0, Dir::Up), "off the grid");
+        // A block never obstructs itself.
+        let p = parse_puzzle("aa.", "aa.").unwrap();
+        assert!(p.can_step(&p.start(), 0, Dir::Right));
+    }
+}

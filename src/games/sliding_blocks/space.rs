@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::bits::{Bits, Field, Key};
+use super::bits::{Bits, Field, Key, Steps};
 use super::rules::{Cell, Dir, Puzzle};
 use crate::engine::{self, Heuristic, MoveBudget, Space, Stored};
 
@@ -205,10 +205,8 @@ struct Slot {
 pub struct SlidingSpace<'a, M, const N: usize> {
     layout: &'a Layout,
     board: M,
-    /// Grid cells not in the first column, and not in the last: the cells a shift right or left
-    /// by one may start from without wrapping.
-    not_first_column: M,
-    not_last_column: M,
+    /// Unit steps on the grid, for the flood fill of a block's moves.
+    steps: Steps<M>,
     shapes: Vec<ShapeTable<M>>,
     slots: Vec<Slot>,
     start: Key<N>,
@@ -231,17 +229,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
             m
         };
         let board = set(&mut layout.board.iter().copied());
-        let stride = layout.stride;
-        let not_first_column = set(&mut (0..layout.grid).filter(|i| i % stride != 0));
-        let not_last_column = set(&mut (0..layout.grid).filter(|i| i % stride != stride - 1));
-        // The cells one unit step from a set of cells.
-        let around = |m: M| {
-            m.and(not_last_column)
-                .shl(1)
-                .or(m.and(not_first_column).shr(1))
-                .or(m.shl(stride))
-                .or(m.shr(stride))
-        };
+        let steps = Steps::new(layout.grid, layout.stride);
         let cover = |shape: &ShapePlacements, anchor: usize| {
             set(&mut shape.offsets.iter().map(|o| anchor + o))
         };
@@ -264,7 +252,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
                 ShapeTable {
                     halos: masks
                         .iter()
-                        .map(|&m| around(m).and(board).and_not(m))
+                        .map(|&m| steps.around(m).and(board).and_not(m))
                         .collect(),
                     offsets: s.offsets.clone(),
                     anchors: set(&mut s.anchors.iter().copied()),
@@ -303,8 +291,7 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
         let mut space = SlidingSpace {
             layout,
             board,
-            not_first_column,
-            not_last_column,
+            steps,
             shapes,
             slots,
             start: Key::ZERO,
@@ -453,18 +440,10 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
     /// Every anchor of `fit` connected to `from` by unit steps inside `fit` (`from` included).
     #[inline]
     fn flood(&self, from: usize, fit: M) -> M {
-        let stride = self.layout.stride;
         let mut reached = M::empty();
         reached.insert(from);
         loop {
-            let grown = reached
-                .and(self.not_last_column)
-                .shl(1)
-                .or(reached.and(self.not_first_column).shr(1))
-                .or(reached.shl(stride))
-                .or(reached.shr(stride))
-                .and(fit)
-                .or(reached);
+            let grown = self.steps.around(reached).and(fit).or(reached);
             if grown == reached {
                 return reached;
             }
@@ -694,3 +673,81 @@ impl<M: Bits, const N: usize> Heuristic for SlidingSpace<'_, M, N> {
 }
 
 impl<M: Bits, const N: usize> MoveBudget for SlidingSpace<'_, M, N> {}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::engine::SearchControl;
+    use crate::games::sliding_blocks::tests::level;
+    use crate::games::sliding_blocks::{WithSpace, reachable_positions, with_space};
+
+    #[test]
+    fn interchangeable_blocks_are_one_state_but_goal_blocks_never_are() {
+        let ctl = SearchControl::unlimited();
+        // Two free 1x1 blocks on a 1x3 strip: 3 positions. As goal blocks they are distinct, but
+        // cannot pass each other on the strip: again 3.
+        assert_eq!(reachable_positions(&level("ab.", "..."), &ctl), Ok(3));
+        let ctl = SearchControl::unlimited();
+        assert_eq!(reachable_positions(&level("ab.", "ab."), &ctl), Ok(3));
+        // On a 2x3 board: 6 * 5 ordered placements of distinct blocks, 15 of identical ones.
+        let ctl = SearchControl::unlimited();
+        assert_eq!(
+            reachable_positions(&level("ab.\n...", "ab.\n..."), &ctl),
+            Ok(30)
+        );
+        let ctl = SearchControl::unlimited();
+        assert_eq!(
+            reachable_positions(&level("ab.\n...", "...\n..."), &ctl),
+            Ok(15)
+        );
+    }
+
+    /// Walks every position reachable from the start and checks the move tag's one promise at each
+    /// move: skipping the tagged block's moves (spec R5) skips the way back, and otherwise only
+    /// positions one move from the parent. Returns the positions walked.
+    struct SkipOnlyReturns;
+
+    impl WithSpace for SkipOnlyReturns {
+        type Output = usize;
+        fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> usize {
+            let mut seen = HashSet::from([space.start()]);
+            let mut todo = vec![space.start()];
+            let (mut near, mut all, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+            while let Some(parent) = todo.pop() {
+                near.clear();
+                space.successors(&parent, &mut near);
+                for &state in &near {
+                    let tag = space.move_tag(&state, &parent);
+                    all.clear();
+                    space.successors(&state, &mut all);
+                    kept.clear();
+                    space.successors_after(&state, tag, &mut kept);
+                    assert!(!kept.contains(&parent), "tag {tag:?} keeps the way back");
+                    for skipped in all.iter().filter(|s| !kept.contains(s)) {
+                        assert!(
+                            *skipped == parent || near.contains(skipped),
+                            "tag {tag:?} skips a position two moves from the parent"
+                        );
+                    }
+                    if seen.insert(state) {
+                        todo.push(state);
+                    }
+                }
+            }
+            seen.len()
+        }
+    }
+
+    #[test]
+    fn the_move_tag_names_the_block_that_moved() {
+        // Five interchangeable 1x1 blocks (kept sorted in the key, so a move may shift the others'
+        // slots) beside a 2x1 and a 1x2 block.
+        let walked = with_space(
+            &level("aab.\nc.d.\ne.fg\n..hg", "....\n....\n....\n...."),
+            SkipOnlyReturns,
+        );
+        assert!(walked > 1000, "{walked} positions");
+    }
+}
