@@ -125,31 +125,27 @@ impl Comparison {
         let count = |k: Kind| self.findings.iter().filter(|f| f.kind == k).count();
         let verdict = if self.regressed() { "REGRESSED" } else { "OK" };
         let _ = writeln!(out, "{verdict}: {base_name} -> {new_name}");
-        let regressions: Vec<String> = [
+        let tallies = |kinds: [Kind; 4]| -> Vec<String> {
+            let found = kinds.into_iter().filter(|&k| count(k) > 0);
+            found.map(|k| k.tally(count(k))).collect()
+        };
+        let regressions = [
             Kind::AnswerWorse,
             Kind::MoreStates,
             Kind::Slower,
             Kind::Missing,
-        ]
-        .into_iter()
-        .filter(|&k| count(k) > 0)
-        .map(|k| k.tally(count(k)))
-        .collect();
-        if !regressions.is_empty() {
-            let _ = writeln!(out, "  regressions: {}", regressions.join(", "));
-        }
-        let improvements: Vec<String> = [
+        ];
+        let improvements = [
             Kind::AnswerBetter,
             Kind::FewerStates,
             Kind::Faster,
             Kind::New,
-        ]
-        .into_iter()
-        .filter(|&k| count(k) > 0)
-        .map(|k| k.tally(count(k)))
-        .collect();
-        if !improvements.is_empty() {
-            let _ = writeln!(out, "  also: {}", improvements.join(", "));
+        ];
+        for (label, kinds) in [("regressions", regressions), ("also", improvements)] {
+            let found = tallies(kinds);
+            if !found.is_empty() {
+                let _ = writeln!(out, "  {label}: {}", found.join(", "));
+            }
         }
         let _ = writeln!(
             out,
@@ -509,26 +505,18 @@ mod tests {
                 })
                 .collect()
         };
+        // The second level's median at `millis` (40 before), both runs' ranges ±`spread`.
+        let with = |millis: f64, spread: f64| {
+            let mut new = baseline();
+            new[1].millis = millis;
+            let (base, new) = (ranged(baseline(), spread), ranged(new, spread));
+            compare(&base, &new, &none(), Tolerance::default())
+        };
         // Medians x1.3 apart, ranges of ±20% overlapping: noise.
-        let mut new = baseline();
-        new[1].millis = 52.0;
-        let c = compare(
-            &ranged(baseline(), 0.2),
-            &ranged(new, 0.2),
-            &none(),
-            Tolerance::default(),
-        );
+        let c = with(52.0, 0.2);
         assert!(!c.regressed(), "{:?}", c.findings);
         // A real x1.5, ranges of ±10%: apart, so slower.
-        let mut new = baseline();
-        new[1].millis = 60.0;
-        let c = compare(
-            &ranged(baseline(), 0.1),
-            &ranged(new, 0.1),
-            &none(),
-            Tolerance::default(),
-        );
-        assert_eq!(kinds(&c), [Kind::Slower]);
+        assert_eq!(kinds(&with(60.0, 0.1)), [Kind::Slower]);
     }
 
     #[test]
@@ -555,22 +543,10 @@ mod tests {
         let mut new = baseline();
         // Medians 6 + 7 ms against 9 + 9 ms (x1.38), but the fastest new runs (5 + 5) are not
         // above the slowest baseline runs (6.6 + 7.7): noise.
-        new[2] = with_range(
-            Row {
-                millis: 9.0,
-                ..new[2].clone()
-            },
-            5.0,
-            12.0,
-        );
-        new[3] = with_range(
-            Row {
-                millis: 9.0,
-                ..new[3].clone()
-            },
-            5.0,
-            12.0,
-        );
+        for tiny in &mut new[2..] {
+            tiny.millis = 9.0;
+            *tiny = with_range(tiny.clone(), 5.0, 12.0);
+        }
         let ranged: Vec<Row> = base
             .iter()
             .map(|r| with_range(r.clone(), r.millis * 0.9, r.millis * 1.1))
@@ -578,8 +554,9 @@ mod tests {
         let c = compare(&ranged, &new, &none(), Tolerance::default());
         assert!(c.findings.is_empty(), "{:?}", c.findings);
         // Apart: slower.
-        new[2] = with_range(new[2].clone(), 8.0, 12.0);
-        new[3] = with_range(new[3].clone(), 8.0, 12.0);
+        for tiny in &mut new[2..] {
+            *tiny = with_range(tiny.clone(), 8.0, 12.0);
+        }
         let c = compare(&ranged, &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::Slower]);
     }

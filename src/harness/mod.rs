@@ -180,16 +180,7 @@ pub fn default_memory_budget() -> Option<u64> {
 
 /// The machine's (or the control group's) memory in bytes, when it can be read.
 pub fn total_memory() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let total_kib: u64 = meminfo
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    let mut total = total_kib * 1024;
+    let mut total = proc_kib("/proc/meminfo", "MemTotal:")? * 1024;
     if let Some(cgroup) = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())
@@ -203,16 +194,19 @@ pub fn total_memory() -> Option<u64> {
 /// `/proc/self/status`). The memory budget is held against this, not against the searches'
 /// own count: what the OS would run out of is resident memory, allocator slack included.
 pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
+    Some(proc_kib("/proc/self/status", "VmRSS:")? * 1024)
+}
+
+/// The value of the line `key   N kB` of a Linux `/proc` file, in KiB.
+fn proc_kib(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))?
         .trim()
         .trim_end_matches("kB")
         .trim()
         .parse()
-        .ok()?;
-    Some(kib * 1024)
+        .ok()
 }
 
 /// The searches a [`guard_memory`] watches: those running now.

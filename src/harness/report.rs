@@ -576,22 +576,27 @@ mod tests {
         }
     }
 
+    /// The page of one results file, `a.csv`, without a baseline.
+    fn page_of(rows: &[Row], gallery: &[Animation]) -> String {
+        html(
+            &[Compared {
+                file: Named {
+                    name: "a.csv",
+                    rows,
+                },
+                baseline: None,
+            }],
+            gallery,
+        )
+    }
+
     #[test]
     fn the_page_is_self_contained_and_escapes_names() {
         let rows = vec![
             row("golf-peaks", "1-1", 100, 0.5),
             row("sliding-blocks", "<script>", 5_000_000, 900.0),
         ];
-        let page = html(
-            &[Compared {
-                file: Named {
-                    name: "a.csv",
-                    rows: &rows,
-                },
-                baseline: None,
-            }],
-            &[],
-        );
+        let page = page_of(&rows, &[]);
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(
             !page.contains("<script"),
@@ -654,14 +659,8 @@ mod tests {
             },
         };
         let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\"><use href=\"#g1-0\"/></svg>";
-        let page = html(
-            &[Compared {
-                file: Named {
-                    name: "a.csv",
-                    rows: &rows,
-                },
-                baseline: None,
-            }],
+        let page = page_of(
+            &rows,
             &[animation("1-1", Some(picture)), animation("<2-2>", None)],
         );
         let gallery = &page[page.find("<h2>Solutions").expect("a gallery")..];
