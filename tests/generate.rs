@@ -4,10 +4,16 @@
 //! the generated rows re-proven by `solve`, and Bickford's bandaged 15-puzzle (131 moves).
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 use frontier::engine::control::Limits;
 use frontier::games::sliding_blocks::generate::{Board, Goal};
-use frontier::harness::generate::{GenerateOptions, generate, to_tsv};
+use frontier::harness::generate::{
+    GenerateError, GenerateOptions, Record, UNIT_CLASSES, generate, to_tsv,
+};
 use frontier::harness::results::Status;
 use frontier::harness::solve_paths;
 
@@ -185,15 +191,24 @@ impl Brute {
     }
 }
 
-fn generated(width: usize, height: usize) -> BTreeMap<usize, (u32, u64)> {
-    let records = generate(&GenerateOptions {
-        board: Board { width, height },
+/// The options of a quiet run of `board` without limits; `journal`: where its journal goes.
+fn options(board: &str, goal: Goal, journal: Option<PathBuf>) -> GenerateOptions {
+    GenerateOptions {
+        board: board.parse().unwrap(),
         pieces: None,
-        goal: Goal::Cell,
+        goal,
         quiet: true,
         memory_budget: None,
-    })
-    .expect("no limits");
+        journal,
+        any_build: false,
+    }
+}
+
+fn generated(width: usize, height: usize) -> BTreeMap<usize, (u32, u64)> {
+    let board = Board { width, height }.to_string();
+    let records = generate(&options(&board, Goal::Cell, None))
+        .expect("no limits")
+        .records;
     records
         .iter()
         .map(|r| (r.pieces, (r.moves, r.puzzles)))
@@ -210,14 +225,9 @@ fn generate_agrees_with_a_brute_force_on_small_boards() {
 
 #[test]
 fn generated_puzzles_are_reproven_by_solve() {
-    let records = generate(&GenerateOptions {
-        board: "3x3".parse().unwrap(),
-        pieces: None,
-        goal: Goal::Box,
-        quiet: true,
-        memory_budget: None,
-    })
-    .expect("no limits");
+    let records = generate(&options("3x3", Goal::Box, None))
+        .expect("no limits")
+        .records;
     assert_eq!(records.len(), 8);
     let dir = std::env::temp_dir().join(format!("frontier-generate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -254,4 +264,135 @@ fn bad_boards_are_refused_with_a_reason() {
         let err = bad.parse::<Board>().expect_err(bad);
         assert!(err.contains(bad), "{err}");
     }
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-gen-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a table answers, which a resumed run must give again: per row its name, start, goal,
+/// pieces and moves, and the counts summed over every class (a resumed run searches each class
+/// once, in this run or an earlier one).
+fn answers(records: &[Record]) -> Vec<String> {
+    let tsv = to_tsv(records);
+    tsv.lines()
+        .map(|line| line.rsplit_once('\t').unwrap().0.to_string())
+        .collect()
+}
+
+#[test]
+fn a_run_resumed_from_part_of_its_journal_gives_the_same_table() {
+    let dir = scratch("resume");
+    let journal = dir.join("4x4.journal");
+    let options = GenerateOptions {
+        pieces: Some(3),
+        ..options("4x4", Goal::Cell, Some(journal.clone()))
+    };
+    let whole = generate(&options).unwrap();
+    assert_eq!(whole.resumed, 0);
+    let text = fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // The header and one record per unit: a goal shape's classes, UNIT_CLASSES at a time.
+    let units = lines.len() - 1;
+    assert!(
+        units as u64 >= whole.classes / UNIT_CLASSES as u64 && units > 10,
+        "{units}"
+    );
+    // A run stopped after a third of its units, killed while writing the next record.
+    let kept = units / 3;
+    let torn = &lines[kept + 1][..lines[kept + 1].len() / 2];
+    fs::write(&journal, format!("{}\n{torn}", lines[..=kept].join("\n"))).unwrap();
+    let resumed = generate(&options).unwrap();
+    assert!(0 < resumed.resumed && resumed.resumed < whole.classes);
+    assert_eq!(answers(&resumed.records), answers(&whole.records));
+    // The torn record was dropped and every unit recorded once.
+    let text = fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 1 + units);
+    let again = generate(&options).unwrap();
+    assert_eq!(again.resumed, whole.classes);
+    assert_eq!(answers(&again.records), answers(&whole.records));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_journal_of_other_arguments_is_refused() {
+    let dir = scratch("refused");
+    let journal = dir.join("3x3.journal");
+    generate(&options("3x3", Goal::Cell, Some(journal.clone()))).unwrap();
+    let before = fs::read_to_string(&journal).unwrap();
+    for other in [
+        options("3x3", Goal::Box, Some(journal.clone())),
+        options("3x2", Goal::Cell, Some(journal.clone())),
+    ] {
+        match generate(&other) {
+            Err(GenerateError::Journal(e)) => assert!(e.contains("belongs to other work"), "{e}"),
+            Err(e) => panic!("{e:?}"),
+            Ok(_) => panic!("another run's journal was used"),
+        }
+    }
+    assert_eq!(
+        fs::read_to_string(&journal).unwrap(),
+        before,
+        "left as it was"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `frontier generate` killed outright (SIGKILL) part way, then run again with the same
+/// arguments: it goes on from its journal and writes the table an uninterrupted run writes.
+#[test]
+fn generate_killed_outright_goes_on_from_its_journal() {
+    let dir = scratch("kill");
+    let run = |out: &PathBuf| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_frontier"));
+        command
+            .args([
+                "generate",
+                "sliding-blocks",
+                "--board",
+                "4x4",
+                "--pieces",
+                "4",
+            ])
+            .args(["--threads", "2", "--quiet", "--out"])
+            .arg(out);
+        command
+    };
+    let (whole, killed) = (dir.join("whole.tsv"), dir.join("killed.tsv"));
+    assert!(run(&whole).status().unwrap().success());
+    let journal = dir.join("killed.tsv.journal");
+    let mut child = run(&killed).spawn().unwrap();
+    // Killed once its journal holds a few classes.
+    let started = Instant::now();
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no classes journaled"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "killed before it finished");
+    assert!(!killed.exists() && journal.exists());
+    let output = run(&killed).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!journal.exists(), "removed once the table is written");
+    // Every column but the search's time.
+    let columns = |path: &PathBuf| -> Vec<String> {
+        let text = fs::read_to_string(path).unwrap();
+        text.lines()
+            .map(|line| line.split('\t').take(8).collect::<Vec<_>>().join("\t"))
+            .collect()
+    };
+    assert_eq!(columns(&killed), columns(&whole));
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -102,6 +102,15 @@ pub struct GenerateArgs {
     /// Where the `.tsv` goes (`-`: standard output). Default: results/generated-WxH.tsv.
     #[arg(long)]
     pub out: Option<String>,
+    /// Where each finished class is recorded as it finishes (default: the output's path and
+    /// `.journal`; none with `--out -`). Run the same command again after any stop and it
+    /// goes on from there; the journal is removed once the `.tsv` is written.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Go on from a journal that another build wrote (refused otherwise: a fix between the
+    /// builds may change a class's answer).
+    #[arg(long)]
+    pub resume_any_build: bool,
     /// Memory the process may hold (resident), in MiB, 1 or more (default: 70% of the
     /// machine's); past it the run stops, writes nothing and exits with status 1.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]

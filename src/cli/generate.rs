@@ -8,7 +8,7 @@ use std::time::Instant;
 use frontier::engine::control;
 use frontier::games::GameId;
 use frontier::games::sliding_blocks::generate::Goal;
-use frontier::harness::generate::{self, GenerateOptions};
+use frontier::harness::generate::{self, GenerateError, GenerateOptions};
 use frontier::words;
 
 use super::args::GenerateArgs;
@@ -37,6 +37,13 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     let out = destination(args.out.as_deref(), || {
         PathBuf::from(format!("results/generated-{}.tsv", args.board))
     });
+    let journal = args.journal.clone().or_else(|| {
+        out.as_ref().map(|out| {
+            let mut name = out.clone().into_os_string();
+            name.push(".journal");
+            PathBuf::from(name)
+        })
+    });
     stop_cleanly_on_interrupt();
     let started = Instant::now();
     let options = GenerateOptions {
@@ -45,25 +52,56 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         goal: if args.box_goal { Goal::Box } else { Goal::Cell },
         quiet: args.quiet,
         memory_budget: memory_budget(args.max_memory),
+        journal,
+        any_build: args.resume_any_build,
     };
-    let records = match generate::generate(&options) {
-        Ok(records) => records,
-        Err(limit @ control::Limit::Memory(_)) => {
-            eprintln!("frontier: generate stopped: {limit}; nothing written");
+    let generated = match generate::generate(&options) {
+        Ok(generated) => generated,
+        Err(GenerateError::Journal(e)) => {
+            eprintln!("frontier: generate: {e}");
             return ExitCode::FAILURE;
         }
-        Err(limit) => {
-            eprintln!("frontier: generate stopped: {limit}; nothing written");
-            return ExitCode::from(INTERRUPTED);
+        Err(GenerateError::Stopped {
+            limit,
+            finished,
+            journal,
+        }) => {
+            let kept = match journal {
+                Some(path) => format!(
+                    "{} finished are in {}: the same command goes on from there",
+                    words::count(finished, "class"),
+                    path.display()
+                ),
+                None => "nothing kept (no journal)".into(),
+            };
+            eprintln!("frontier: generate stopped: {limit}; {kept}");
+            return match limit {
+                control::Limit::Memory(_) => ExitCode::FAILURE,
+                _ => ExitCode::from(INTERRUPTED),
+            };
         }
     };
-    if let Err(failure) = emit(out.as_deref(), &generate::to_tsv(&records)) {
+    if let Err(failure) = emit(out.as_deref(), &generate::to_tsv(&generated.records)) {
         return failure;
     }
+    if let Some(journal) = generated.journal
+        && let Err(e) = journal.remove()
+    {
+        eprintln!("frontier: generate: {e}");
+        return ExitCode::FAILURE;
+    }
     if !args.quiet {
+        let resumed = match generated.resumed {
+            0 => String::new(),
+            n => format!(
+                ", {} of {} from the journal",
+                n,
+                words::count(generated.classes, "class")
+            ),
+        };
         eprintln!(
-            "{} of {} in {:.3} s{}",
-            words::count(records.len(), "piece count"),
+            "{} of {} in {:.3} s{resumed}{}",
+            words::count(generated.records.len(), "piece count"),
             args.board,
             started.elapsed().as_secs_f64(),
             out.map(|p| format!(" -> {}", p.display()))

@@ -1,23 +1,37 @@
 //! `frontier generate sliding-blocks`: the parallel driver of the exhaustive search for the
 //! hardest puzzles of a board (the class and its enumeration: `games/sliding_blocks/generate.rs`).
 //!
-//! Goal shapes are handed to rayon's workers, and within a goal shape its classes (one piece set
-//! each): classes are independent searches. Each class's search is itself the engine's
-//! parallel BFS, which runs its larger layers in parallel and its small ones on the calling
-//! thread. The best puzzle per piece count is kept; ties go to the smaller start grid as text,
-//! so the output is the same on every run. Progress: one bar over the goal shapes.
+//! Goal shapes are handed to rayon's workers. A worker lists its goal shape's classes (piece
+//! sets, without their positions) and cuts the list into **units** of [`UNIT_CLASSES`] classes,
+//! in the listing's order, which are handed to workers in turn. A unit's classes are tiled and
+//! searched one after another; each class's search is itself the engine's parallel BFS, which
+//! runs its larger layers in parallel and its small ones on the calling thread. A unit's result
+//! is one [`Tally`] per piece count: the best puzzle and what its classes' searches counted.
+//!
+//! Each finished unit is recorded in the run's journal ([`super::journal`]) as it finishes, so
+//! a run that stops goes on from there when it is started again: the journal's tallies and the
+//! units searched now add up to the tallies of an uninterrupted run. The best puzzle per piece
+//! count is kept; ties go to the smaller start grid as text, so the output is the same on every
+//! run, whichever units an earlier run finished. Progress: one bar over the goal shapes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::journal::Journal;
 use crate::engine::control::Limits;
 use crate::engine::{Limit, SearchControl};
-use crate::games::sliding_blocks::generate::{Board, Class, Goal, Hardest, Shapes};
+use crate::games::sliding_blocks::generate::{Board, Goal, Hardest, ShapeId, Shapes};
+
+/// Classes per unit of work: enough that the journal holds one line per few hundred
+/// classes (4×5 at 7 pieces has 13.6 M classes), few enough that a stop loses seconds of work.
+pub const UNIT_CLASSES: usize = 512;
 
 /// What a run of `generate` searches.
 pub struct GenerateOptions {
@@ -30,6 +44,11 @@ pub struct GenerateOptions {
     /// Memory the process may hold, in bytes (`None`: no budget): past it, or once one class's
     /// search has allocated it, the run stops with [`Limit::Memory`].
     pub memory_budget: Option<u64>,
+    /// Where each finished unit is recorded, and where a stopped run's units are read back
+    /// from (`None`: no journal, a stop loses the run).
+    pub journal: Option<PathBuf>,
+    /// Resume from a journal that another build wrote.
+    pub any_build: bool,
 }
 
 /// One row of the output: the hardest puzzle of a piece count, as a sliding-blocks `.tsv`
@@ -48,85 +67,206 @@ pub struct Record {
     pub puzzles: u64,
     /// Positions searched (stored) over those classes.
     pub states: u64,
-    /// The time of those classes' searches, summed over the threads that ran them.
+    /// The time of those classes' searches, summed over the threads that ran them (and over
+    /// the runs that a journal joins).
     pub search_millis: u64,
 }
 
-/// The tally of one piece count.
-#[derive(Default)]
+/// A finished run.
+pub struct Generated {
+    /// One record per piece count that has a solvable puzzle, by piece count.
+    pub records: Vec<Record>,
+    /// The run's classes, and how many of them a journal held when it started.
+    pub classes: u64,
+    pub resumed: u64,
+    /// The journal, complete, which the caller removes once the records are written.
+    pub journal: Option<Journal>,
+}
+
+/// Why a run did not finish.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// A search stopped (an interrupt, or the memory budget); the units finished before it
+    /// are in the journal.
+    Stopped {
+        limit: Limit,
+        /// Classes finished, the journal's included.
+        finished: u64,
+        journal: Option<PathBuf>,
+    },
+    /// The journal cannot be used or written: the message says why.
+    Journal(String),
+}
+
+/// What a journal of `generate` holds the answers of: the arguments that decide the units
+/// and their answers.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Work {
+    command: String,
+    board: String,
+    pieces: Option<usize>,
+    goal: String,
+    unit_classes: usize,
+}
+
+/// A finished unit, as the journal records it.
+#[derive(Serialize, Deserialize)]
+struct Finished {
+    /// The unit: its goal shape's normalised cells (hexadecimal), which name the shape
+    /// whatever order shapes are listed in, and its place in the goal shape's list of units.
+    unit: String,
+    /// By piece count.
+    tallies: Vec<(usize, Tally)>,
+}
+
+/// What the classes of one piece count found: their best puzzle and their counts.
+#[derive(Default, Serialize, Deserialize)]
 struct Tally {
-    best: Option<Hardest>,
     classes: u64,
     puzzles: u64,
     states: u64,
-    search: Duration,
+    search_micros: u64,
+    best: Option<Hardest>,
 }
 
-/// Searches every class of the board; returns one record per piece count that has a
-/// solvable puzzle, by piece count, or the limit that stopped a search (an interrupt, or the
-/// memory budget).
-pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
+impl Tally {
+    /// Adds one class's search.
+    fn add(&mut self, hardest: Hardest, search: Duration) {
+        self.merge(Tally {
+            classes: 1,
+            puzzles: hardest.puzzles,
+            states: hardest.states,
+            search_micros: search.as_micros() as u64,
+            best: Some(hardest).filter(|h| h.moves.is_some()),
+        });
+    }
+
+    fn merge(&mut self, other: Tally) {
+        self.classes += other.classes;
+        self.puzzles += other.puzzles;
+        self.states += other.states;
+        self.search_micros += other.search_micros;
+        if let Some(best) = other.best
+            && self.best.as_ref().is_none_or(|b| better(&best, b))
+        {
+            self.best = Some(best);
+        }
+    }
+}
+
+/// Tallies by piece count.
+type Tallies = BTreeMap<usize, Tally>;
+
+fn merge_all(into: &mut Tallies, tallies: impl IntoIterator<Item = (usize, Tally)>) {
+    for (pieces, tally) in tallies {
+        into.entry(pieces).or_default().merge(tally);
+    }
+}
+
+/// Searches every class of the board that the journal does not hold; returns one record per
+/// piece count that has a solvable puzzle, or why the run stopped.
+pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     let shapes = Shapes::new(options.board);
     let mut goals = shapes.goal_shapes(options.goal);
     // Smaller goal pieces leave more of the board to tile: more classes, larger ones. They
     // go first, so that the last goal shapes, run while threads fall idle, are small.
     goals.sort_by_key(|&g| shapes.size(g));
-    let max_pieces = options
-        .pieces
-        .unwrap_or(options.board.width * options.board.height);
+    let (journal, journaled) = open_journal(options)?;
+    let tallies: Mutex<Tallies> = Mutex::new(Tallies::new());
+    let resumed: u64 = journaled.values().flatten().map(|(_, t)| t.classes).sum();
+    // The journal's units, taken as this run meets them (any left over at the end were not
+    // this run's).
+    let journaled = Mutex::new(journaled);
     let bar = progress(goals.len() as u64, options.quiet);
-    let tallies: Mutex<BTreeMap<usize, Tally>> = Mutex::new(BTreeMap::new());
-    let states = std::sync::atomic::AtomicU64::new(0);
-    // The classes being searched, for the memory guard, and the limit that stopped one.
+    let states = AtomicU64::new(0);
+    let finished = AtomicU64::new(resumed);
+    // The classes being searched, for the memory guard, and why the run stopped.
     let running = super::Guarded::default();
-    let stopped = OnceLock::new();
-    let searched = |class: &Class| -> Result<(), Limit> {
-        if options.pieces.is_some_and(|p| p != class.pieces()) {
-            return Ok(());
+    let stopped: OnceLock<Result<Limit, String>> = OnceLock::new();
+    let search_unit = |unit: String, goal: ShapeId, classes: &[Vec<ShapeId>]| {
+        if let Some(tallies_found) = lock(&journaled).remove(&unit) {
+            merge_all(&mut lock(&tallies), tallies_found);
+            return;
         }
-        // A stop of one class ends the run: the classes not yet searched stop at once.
-        if let Some(&limit) = stopped.get() {
-            return Err(limit);
+        let mut found = Tallies::new();
+        for free in classes {
+            // A stop of one class ends the run: the classes not yet searched stop at once.
+            if stopped.get().is_some() {
+                return;
+            }
+            let started = Instant::now();
+            let class = shapes.class(goal, free.clone());
+            let ctl = Arc::new(SearchControl::new(Limits {
+                max_bytes: options.memory_budget,
+                ..Limits::default()
+            }));
+            lock(&running).push(Arc::clone(&ctl));
+            let hardest = class.hardest(&shapes, &ctl);
+            lock(&running).retain(|c| !Arc::ptr_eq(c, &ctl));
+            let hardest = match hardest {
+                Ok(hardest) => hardest,
+                Err(limit) => {
+                    let _ = stopped.set(Ok(limit));
+                    return;
+                }
+            };
+            let total = states.fetch_add(hardest.states, Ordering::Relaxed) + hardest.states;
+            bar.set_message(format!("{total} positions"));
+            found
+                .entry(hardest.pieces)
+                .or_default()
+                .add(hardest, started.elapsed());
         }
-        let started = Instant::now();
-        let ctl = Arc::new(SearchControl::new(Limits {
-            max_bytes: options.memory_budget,
-            ..Limits::default()
-        }));
-        lock(&running).push(Arc::clone(&ctl));
-        let hardest = class.hardest(&shapes, &ctl);
-        lock(&running).retain(|c| !Arc::ptr_eq(c, &ctl));
-        let hardest = hardest.inspect_err(|&limit| {
-            let _ = stopped.set(limit);
-        })?;
-        let elapsed = started.elapsed();
-        let total = states.fetch_add(hardest.states, std::sync::atomic::Ordering::Relaxed);
-        bar.set_message(format!("{} positions", total + hardest.states));
-        let mut tallies = tallies.lock().unwrap_or_else(|e| e.into_inner());
-        let tally = tallies.entry(class.pieces()).or_default();
-        tally.classes += 1;
-        tally.puzzles += hardest.puzzles;
-        tally.states += hardest.states;
-        tally.search += elapsed;
-        if hardest.moves.is_some() && tally.best.as_ref().is_none_or(|b| better(&hardest, b)) {
-            tally.best = Some(hardest);
+        let record = Finished {
+            unit,
+            tallies: found.into_iter().collect(),
+        };
+        if let Some(journal) = &journal
+            && let Err(e) = journal.append(&record)
+        {
+            let _ = stopped.set(Err(e));
+            return;
         }
-        Ok(())
+        finished.fetch_add(classes.len() as u64, Ordering::Relaxed);
+        merge_all(&mut lock(&tallies), record.tallies);
     };
     super::guard_memory(options.memory_budget, &running, || {
-        goals.par_iter().try_for_each(|&goal| {
-            if let Some(&limit) = stopped.get() {
-                return Err(limit);
+        goals.par_iter().for_each(|&goal| {
+            if stopped.get().is_some() {
+                return;
             }
-            let classes = shapes.classes(goal, max_pieces);
-            let done = classes.par_iter().try_for_each(searched);
+            let classes = shapes.class_sets(goal, options.pieces);
+            let units: Vec<&[Vec<ShapeId>]> = classes.chunks(UNIT_CLASSES).collect();
+            units.into_par_iter().enumerate().for_each(|(i, classes)| {
+                let unit = format!("{:x}#{i}", shapes.mask(goal));
+                search_unit(unit, goal, classes);
+            });
             bar.inc(1);
-            done
         })
-    })?;
+    });
     bar.finish_and_clear();
+    match stopped.into_inner() {
+        Some(Ok(limit)) => {
+            return Err(GenerateError::Stopped {
+                limit,
+                finished: finished.into_inner(),
+                journal: journal.map(|j| j.path().to_path_buf()),
+            });
+        }
+        Some(Err(e)) => return Err(GenerateError::Journal(e)),
+        None => {}
+    }
+    let left = journaled.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let (Some(journal), Some(unit)) = (&journal, left.keys().next()) {
+        return Err(GenerateError::Journal(format!(
+            "journal {}: unit {unit} is not one of this run's ({} such)",
+            journal.path().display(),
+            left.len()
+        )));
+    }
     let tallies = tallies.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(tallies
+    let classes = tallies.values().map(|t| t.classes).sum();
+    let records = tallies
         .into_iter()
         .filter_map(|(pieces, tally)| {
             let best = tally.best?;
@@ -140,10 +280,47 @@ pub fn generate(options: &GenerateOptions) -> Result<Vec<Record>, Limit> {
                 classes: tally.classes,
                 puzzles: tally.puzzles,
                 states: tally.states,
-                search_millis: tally.search.as_millis() as u64,
+                search_millis: tally.search_micros / 1000,
             })
         })
-        .collect())
+        .collect();
+    Ok(Generated {
+        records,
+        classes,
+        resumed,
+        journal,
+    })
+}
+
+/// The tallies of the units a journal holds, by unit.
+type JournaledUnits = HashMap<String, Vec<(usize, Tally)>>;
+
+/// Opens the run's journal, if it has one; returns it with the tallies of the units it holds,
+/// by unit. A unit recorded twice (two runs that shared a journal) counts once.
+fn open_journal(
+    options: &GenerateOptions,
+) -> Result<(Option<Journal>, JournaledUnits), GenerateError> {
+    let Some(path) = &options.journal else {
+        return Ok((None, HashMap::new()));
+    };
+    let work = Work {
+        command: "generate sliding-blocks".into(),
+        board: options.board.to_string(),
+        pieces: options.pieces,
+        goal: match options.goal {
+            Goal::Cell => "cell".into(),
+            Goal::Box => "box".into(),
+        },
+        unit_classes: UNIT_CLASSES,
+    };
+    let opened = Journal::open::<_, Finished>(path, &work, options.any_build)
+        .map_err(GenerateError::Journal)?;
+    let units = opened
+        .records
+        .into_iter()
+        .map(|record| (record.unit, record.tallies))
+        .collect();
+    Ok((Some(opened.journal), units))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

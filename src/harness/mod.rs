@@ -13,7 +13,8 @@
 //!   [`comparable`]: their policy on tolerances, and on when two runs' times compare at all.
 //! - [`gallery`]: the report's animations of every solved level.
 //! - [`analyze`]: `frontier analyze`, each level's whole space measured, its rows and layers.
-//! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles.
+//! - [`generate`]: `frontier generate`, the parallel search for a board's hardest puzzles,
+//!   and [`journal`]: the record of its finished classes that a stopped run resumes from.
 //! - [`interrupt`]: SIGINT and SIGTERM, and the lock every write of the results file holds.
 
 pub mod analyze;
@@ -24,6 +25,7 @@ pub mod discover;
 pub mod gallery;
 pub mod generate;
 pub mod interrupt;
+pub mod journal;
 pub mod levels;
 mod monitor;
 pub mod provenance;

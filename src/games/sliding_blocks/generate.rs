@@ -10,16 +10,21 @@
 //! solved positions: for each goal shape that covers its bounding box's upper-left cell (any
 //! other could never cover the board's), the goal is put in the lower-right corner and the
 //! rest of the board is tiled with pieces and empty cells, the first undecided cell (row-major)
-//! being either empty or the first cell of a piece placed there (each tiling found once). A
+//! being either empty or the first cell of a piece placed there (each tiling found once). The
+//! listing keeps each class's piece set only ([`Shapes::class_sets`]); a class's solved
+//! positions are tiled again, with exactly its pieces, when it is searched ([`Shapes::class`]),
+//! so that memory holds the positions of the classes being searched and of no other. A
 //! class's hardest puzzle comes from one multi-source breadth-first search from all its solved
 //! positions ([`crate::engine::explore`]): it reaches exactly the solvable positions, each in
 //! the layer of its fewest moves, and the answer is the deepest layer holding a position whose
-//! goal piece covers cell 0. The driver that runs classes in parallel is
-//! `harness/generate.rs`; this module knows no threads.
+//! goal piece covers cell 0. The driver that runs classes in parallel, and records each
+//! finished one, is `harness/generate.rs`; this module knows no threads.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use super::bits::{Bits, Key, Steps};
 use super::rules::{Block, Cell, Puzzle};
@@ -126,6 +131,8 @@ pub struct Shapes {
     masks: Vec<u64>,
     /// By cell: the placements whose first (lowest) cell it is, with their shape.
     starting_at: Vec<Vec<(u64, ShapeId)>>,
+    /// By shape: its placements, with their first cell.
+    placements: Vec<Vec<(u64, u8)>>,
 }
 
 impl Shapes {
@@ -159,10 +166,17 @@ impl Shapes {
                 placements.push((set, shape));
             }
         }
+        let mut placements = vec![Vec::new(); masks.len()];
+        for (first, starting) in starting_at.iter().enumerate() {
+            for &(cells, shape) in starting {
+                placements[shape as usize].push((cells, first as u8));
+            }
+        }
         Shapes {
             board,
             masks,
             starting_at,
+            placements,
         }
     }
 
@@ -199,79 +213,142 @@ impl Shapes {
         self.masks[shape as usize] << ((self.board.height - rows) * w + w - cols)
     }
 
-    /// The classes whose goal piece has shape `goal`, with at most `max_pieces` pieces (the
-    /// goal piece included), each with all its solved positions.
-    pub fn classes(&self, goal: ShapeId, max_pieces: usize) -> Vec<Class> {
-        let corner = self.in_corner(goal);
-        let mut found: HashMap<Vec<ShapeId>, Vec<u8>> = HashMap::new();
+    /// The normalised cells of `shape` (bounding box at the upper-left), which name it
+    /// independently of the order in which shapes were listed.
+    pub fn mask(&self, shape: ShapeId) -> u64 {
+        self.masks[shape as usize]
+    }
+
+    /// The classes whose goal piece has shape `goal`, with exactly `pieces` pieces (the goal
+    /// piece included; `None`: any number), each as its free shapes, sorted. Only the piece
+    /// sets are kept, not their solved positions: [`Shapes::class`] tiles a class's positions
+    /// again when it is searched, so a search holds its own class's positions and no other's.
+    pub fn class_sets(&self, goal: ShapeId, pieces: Option<usize>) -> Vec<Vec<ShapeId>> {
+        let max_free = pieces.map_or(self.board.cells(), |p| p.saturating_sub(1));
+        let mut found: HashSet<Vec<ShapeId>> = HashSet::new();
+        let mut key: Vec<ShapeId> = Vec::new();
         let mut tiling = Tiling {
-            shapes: self,
-            max_free: max_pieces.saturating_sub(1),
+            starting_at: &self.starting_at,
+            budget: None,
+            empty_left: usize::MAX,
+            max_free,
             placed: Vec::new(),
-            sorted: Vec::new(),
-            key: Vec::new(),
-            found: &mut found,
+            complete: |placed: &[(ShapeId, u8)]| {
+                if pieces.is_some_and(|p| placed.len() + 1 != p) {
+                    return;
+                }
+                key.clear();
+                key.extend(placed.iter().map(|&(s, _)| s));
+                key.sort_unstable();
+                if !found.contains(key.as_slice()) {
+                    found.insert(key.clone());
+                }
+            },
+        };
+        tiling.tile(self.board.all() & !self.in_corner(goal));
+        let mut sets: Vec<Vec<ShapeId>> = found.into_iter().collect();
+        sets.sort_unstable();
+        sets
+    }
+
+    /// The class of goal shape `goal` and free shapes `free` (sorted), with all its solved
+    /// positions: the tilings of the board outside the goal piece in its corner by exactly
+    /// these pieces, in the order the tiling of [`Shapes::class_sets`] meets them.
+    pub fn class(&self, goal: ShapeId, free: Vec<ShapeId>) -> Class {
+        let corner = self.in_corner(goal);
+        // The class's tiling runs on its own shape numbers, its distinct shapes in order
+        // (so sorting by them sorts by shape), with a budget of pieces each.
+        let mut distinct = free.clone();
+        distinct.dedup();
+        let budget: Vec<u8> = distinct
+            .iter()
+            .map(|&shape| free.iter().filter(|&&f| f == shape).count() as u8)
+            .collect();
+        // Only the class's own shapes' placements, in the order of the whole list.
+        let mut starting_at: Vec<Vec<(u64, ShapeId)>> = vec![Vec::new(); self.board.cells()];
+        for (own, &shape) in distinct.iter().enumerate() {
+            for &(cells, first) in &self.placements[shape as usize] {
+                starting_at[usize::from(first)].push((cells, own as ShapeId));
+            }
+        }
+        for placements in &mut starting_at {
+            placements.sort_unstable();
+        }
+        let covered: u32 = free.iter().map(|&s| self.size(s)).sum::<u32>() + self.size(goal);
+        let mut solved = Vec::new();
+        let mut sorted: Vec<(ShapeId, u8)> = Vec::new();
+        let mut tiling = Tiling {
+            starting_at: &starting_at,
+            budget: Some(budget),
+            empty_left: self.board.cells() - covered as usize,
+            max_free: free.len(),
+            placed: Vec::new(),
+            complete: |placed: &[(ShapeId, u8)]| {
+                if placed.len() == free.len() {
+                    sorted.clear();
+                    sorted.extend_from_slice(placed);
+                    sorted.sort_unstable();
+                    solved.extend(sorted.iter().map(|&(_, a)| a));
+                }
+            },
         };
         tiling.tile(self.board.all() & !corner);
-        let goal_anchor = corner.trailing_zeros() as u8;
-        let mut classes: Vec<Class> = found
-            .into_iter()
-            .map(|(free, anchors)| Class {
-                goal,
-                goal_anchor,
-                free,
-                solved: anchors,
-            })
-            .collect();
-        classes.sort_unstable_by(|a, b| a.free.cmp(&b.free));
-        classes
+        Class {
+            goal,
+            goal_anchor: corner.trailing_zeros() as u8,
+            free,
+            solved,
+        }
     }
 }
 
-/// The recursion that tiles the cells left by the goal piece.
-struct Tiling<'a> {
-    shapes: &'a Shapes,
+/// The recursion that tiles the cells left by the goal piece: the first undecided cell
+/// (row-major) is either empty or the first cell of a piece placed there, so each tiling is met
+/// once; `complete` is called with the pieces of each (shape and anchor, in placing order).
+struct Tiling<'a, C: FnMut(&[(ShapeId, u8)])> {
+    /// By cell: the placements that may start there.
+    starting_at: &'a [Vec<(u64, ShapeId)>],
+    /// Per shape (as the placements number them): how many more pieces of it may be placed
+    /// (`None`: any number).
+    budget: Option<Vec<u8>>,
+    /// How many more cells may stay empty.
+    empty_left: usize,
     max_free: usize,
     /// The free pieces placed so far: shape and anchor.
     placed: Vec<(ShapeId, u8)>,
-    /// Reused buffers for a complete tiling: `placed` sorted, and its shapes.
-    sorted: Vec<(ShapeId, u8)>,
-    key: Vec<ShapeId>,
-    /// By multiset of free shapes (sorted): the anchors of every solved position, one after
-    /// another, in the order of the sorted shapes.
-    found: &'a mut HashMap<Vec<ShapeId>, Vec<u8>>,
+    complete: C,
 }
 
-impl Tiling<'_> {
+impl<C: FnMut(&[(ShapeId, u8)])> Tiling<'_, C> {
     fn tile(&mut self, undecided: u64) {
         if undecided == 0 {
-            self.complete();
+            (self.complete)(&self.placed);
             return;
         }
         let first = undecided.trailing_zeros() as usize;
-        self.tile(undecided & !(1 << first));
+        if self.empty_left > 0 {
+            self.empty_left -= 1;
+            self.tile(undecided & !(1 << first));
+            self.empty_left += 1;
+        }
         if self.placed.len() == self.max_free {
             return;
         }
-        for &(cells, shape) in &self.shapes.starting_at[first] {
-            if cells & !undecided == 0 {
-                self.placed.push((shape, first as u8));
-                self.tile(undecided & !cells);
-                self.placed.pop();
+        let placements = self.starting_at;
+        for &(cells, shape) in &placements[first] {
+            if cells & !undecided != 0
+                || self.budget.as_ref().is_some_and(|b| b[shape as usize] == 0)
+            {
+                continue;
             }
-        }
-    }
-
-    fn complete(&mut self) {
-        self.sorted.clone_from(&self.placed);
-        self.sorted.sort_unstable();
-        self.key.clear();
-        self.key.extend(self.sorted.iter().map(|&(s, _)| s));
-        let anchors = self.sorted.iter().map(|&(_, a)| a);
-        match self.found.get_mut(self.key.as_slice()) {
-            Some(positions) => positions.extend(anchors),
-            None => {
-                self.found.insert(self.key.clone(), anchors.collect());
+            if let Some(budget) = &mut self.budget {
+                budget[shape as usize] -= 1;
+            }
+            self.placed.push((shape, first as u8));
+            self.tile(undecided & !cells);
+            self.placed.pop();
+            if let Some(budget) = &mut self.budget {
+                budget[shape as usize] += 1;
             }
         }
     }
@@ -288,7 +365,7 @@ pub struct Class {
 }
 
 /// The hardest puzzle of a class, and what its search measured.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hardest {
     /// Pieces, the goal piece included.
     pub pieces: usize,
