@@ -13,13 +13,13 @@
 //! states what they need to travel between workers ([`Portable`]).
 
 use std::any::Any;
-use std::time::Duration;
 
 use crate::distributed::{self, Cluster};
-use crate::engine::beam::Beam;
 use crate::engine::{self, Heuristic, MoveBudget, SearchControl, SearchOutcome, Stored};
 
 pub use crate::distributed::Portable;
+// Beams and whole-space exploration run on this process's threads whatever the backend.
+pub use crate::engine::beam::{anytime, beam};
 pub use crate::engine::explore::{analyze, count_reachable, explore};
 
 /// The cluster a level's control names as its backend; `None`: this process's threads.
@@ -96,26 +96,4 @@ where
         None => engine::bidirectional::bidirectional(space, goal, ctl),
         Some(cluster) => distributed::bidirectional(cluster, space, goal, ctl),
     }
-}
-
-/// A beam of width `width`, on this process's threads: see [`engine::beam::beam`].
-pub fn beam<P: Heuristic + MoveBudget>(
-    space: &P,
-    width: usize,
-    ctl: &SearchControl,
-) -> Beam<P::State> {
-    engine::beam::beam(space, width, ctl)
-}
-
-/// Beams of growing width for a better solution than `known`, on this process's threads: see
-/// [`engine::beam::anytime`].
-pub fn anytime<P: Heuristic + MoveBudget>(
-    space: &P,
-    first_width: usize,
-    lower_bound: u64,
-    known: Option<Vec<P::State>>,
-    budget: Duration,
-    ctl: &SearchControl,
-) -> Option<(Vec<P::State>, bool)> {
-    engine::beam::anytime(space, first_width, lower_bound, known, budget, ctl)
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{binary, scratch, str};
-use frontier::distributed::{Cluster, Hosts};
+use frontier::distributed::Cluster;
 use frontier::engine::SearchControl;
 use frontier::engine::control::{Backend, Limits};
 use frontier::games::puzzle_quest::space::{CaptureSpace, Reductions};
@@ -67,25 +67,8 @@ impl Processes {
     }
 
     fn localhost(processes: usize) -> Processes {
-        let addresses = free_addresses(processes);
-        let clusters = std::thread::scope(|scope| {
-            let connecting: Vec<_> = (0..processes)
-                .map(|process| {
-                    let hosts = Hosts {
-                        addresses: addresses.clone(),
-                        process,
-                    };
-                    scope.spawn(move || {
-                        Cluster::connect(&hosts, 1, 0, Duration::from_secs(20)).unwrap()
-                    })
-                })
-                .collect();
-            connecting
-                .into_iter()
-                .map(|c| Arc::new(c.join().unwrap()))
-                .collect()
-        });
-        Processes(clusters)
+        let clusters = Cluster::localhost(processes, 1).expect("processes on localhost connect");
+        Processes(clusters.into_iter().map(Arc::new).collect())
     }
 
     /// Every process solves every task in order; the rows of process 0.

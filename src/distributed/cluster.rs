@@ -192,6 +192,42 @@ impl Cluster {
         Cluster::start(builders, None, Vec::new(), 0, Arc::default())
     }
 
+    /// Every process of a cluster of `processes` processes on localhost, `workers` workers
+    /// each, as clusters of this process connected over TCP: each is to be used from threads
+    /// of its own, as a separate process would use it. For trying the backend on one machine,
+    /// and for its tests.
+    pub fn localhost(processes: usize, workers: usize) -> Result<Vec<Cluster>, String> {
+        // The ports are held until all are chosen, so that none is handed out twice.
+        let listeners = (0..processes)
+            .map(|_| TcpListener::bind("127.0.0.1:0"))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("no free port on localhost: {e}"))?;
+        let addresses: Vec<String> = listeners
+            .iter()
+            .filter_map(|l| l.local_addr().ok())
+            .map(|a| a.to_string())
+            .collect();
+        drop(listeners);
+        std::thread::scope(|scope| {
+            let connecting: Vec<_> = (0..processes)
+                .map(|process| {
+                    let hosts = Hosts {
+                        addresses: addresses.clone(),
+                        process,
+                    };
+                    scope.spawn(move || {
+                        Cluster::connect(&hosts, workers, 0, Duration::from_secs(20))
+                    })
+                })
+                .collect();
+            let joined = connecting.into_iter().map(|c| {
+                c.join()
+                    .unwrap_or_else(|_| Err("a process panicked while connecting".into()))
+            });
+            joined.collect()
+        })
+    }
+
     /// This process's `workers` workers of the cluster of `hosts`, connected to every other
     /// process within `timeout`. `fingerprint` sums up the run (levels and options): processes
     /// that disagree on it are refused.

@@ -28,27 +28,8 @@ impl Setup {
     }
 
     fn localhost(processes: usize, workers: usize) -> Setup {
-        let addresses: Vec<String> = (0..processes)
-            .map(|_| {
-                let free = TcpListener::bind("127.0.0.1:0").expect("a free port");
-                format!("127.0.0.1:{}", free.local_addr().unwrap().port())
-            })
-            .collect();
-        let clusters = std::thread::scope(|scope| {
-            let connecting: Vec<_> = (0..processes)
-                .map(|process| {
-                    let hosts = Hosts {
-                        addresses: addresses.clone(),
-                        process,
-                    };
-                    scope.spawn(move || {
-                        Cluster::connect(&hosts, workers, 7, Duration::from_secs(20))
-                            .expect("processes on localhost connect")
-                    })
-                })
-                .collect();
-            connecting.into_iter().map(|c| c.join().unwrap()).collect()
-        });
+        let clusters =
+            Cluster::localhost(processes, workers).expect("processes on localhost connect");
         Setup {
             name: format!("{processes} processes x {workers} workers"),
             clusters,
