@@ -172,6 +172,8 @@ fn every_command_of_the_readme_and_the_cli_contract_runs_as_documented() {
                         && !stderr.contains(" 0 limit,"))
             }
             "compare" => status == 0 || status == 1,
+            // A solution shown from a row that the test's budget stopped (a busy machine).
+            "show" => status == 0 || (status == 2 && stderr.contains(" is limit, not solved")),
             _ => status == 0,
         };
         assert!(fine, "{said}");
