@@ -13,8 +13,9 @@
 #
 # Beside FILE it writes FILE.json: the commit counted (`-dirty` with local changes outside
 # results/, which baselines.sh has just rewritten when it counts), the CPU
-# model, the Valgrind version and the benchmark program's git hash, which say when a stored
-# count is comparable with one counted here (docs/testing.md). Benchmarks run in the
+# model, the Valgrind version, the benchmark program's git hash and how it was built (with
+# --bin: as this script builds it), which say when a stored count is comparable with one
+# counted here (docs/testing.md). Benchmarks run in the
 # repository's root, whichever build: both builds read the same levels.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,10 +34,15 @@ jobs=${JOBS:-$(nproc)}
 if ! command -v valgrind >/dev/null; then
     apt-get update -qq && apt-get install -y -qq valgrind >/dev/null || exit 2
 fi
+# The crate in one codegen unit: LLVM inlines within a unit, and which functions share one of
+# the release profile's units follows the modules they are in, so moving code between modules
+# moved counts by up to 2.6% with the code unchanged (docs/testing.md). regression-check.sh
+# builds the baselines' commit the same way.
+counted_config='profile.bench.package.frontier.codegen-units=1'
 if [ -z "$bin" ]; then
     # The bench target's executable, from cargo's own report of what it built (the benches
     # need the frontier binary too, which it reports as well).
-    bin=$(cargo bench --bench counted --no-run --message-format=json 2>/dev/null |
+    bin=$(cargo bench --bench counted --no-run --config "$counted_config" --message-format=json 2>/dev/null |
         sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
     [ -x "$bin" ] || { echo "count: building benches/counted.rs failed" >&2; exit 2; }
     commit=$(git rev-parse HEAD)
@@ -77,9 +83,9 @@ instructions() { # NAME RUN: the `I   refs:` line's count, digits only
 } >"${out:-/dev/stdout}"
 if [ -n "$out" ]; then
     cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-    printf '{\n  "commit": "%s",\n  "cpu": "%s",\n  "valgrind": "%s",\n  "benchmarks": "%s",\n  "date": "%s"\n}\n' \
+    printf '{\n  "commit": "%s",\n  "cpu": "%s",\n  "valgrind": "%s",\n  "benchmarks": "%s",\n  "build": "%s",\n  "date": "%s"\n}\n' \
         "$commit" "$cpu" "$(valgrind --version)" "$(git hash-object benches/counted.rs)" \
-        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$out.json"
+        "$counted_config" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$out.json"
 fi
 if [ "$runs" -gt 1 ]; then
     echo "spread of $runs runs (max-min)/min:" >&2

@@ -75,7 +75,8 @@ if [ "$wall" = 0 ]; then
         [ "$(field commit)" = "$(git rev-parse "$commit")" ] &&
         [ "$(field cpu)" = "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" ] &&
         [ "$(field valgrind)" = "$(valgrind --version)" ] &&
-        [ "$(field benchmarks)" = "$(git hash-object benches/counted.rs)" ]; then
+        [ "$(field benchmarks)" = "$(git hash-object benches/counted.rs)" ] &&
+        [ "$(field build)" = "$(sed -n "s/^counted_config='\(.*\)'$/\1/p" scripts/count.sh)" ]; then
         echo "== the baselines' counts: stored ($stored, $(field date))"
         cp "$stored" "$fresh/baseline.csv"
     else
@@ -88,7 +89,9 @@ if [ "$wall" = 0 ]; then
             cp benches/counted.rs "$base/src/benches/counted.rs"
         grep -q '^name = "counted"$' "$base/src/Cargo.toml" ||
             printf '\n[[bench]]\nname = "counted"\nharness = false\n' >>"$base/src/Cargo.toml"
+        # Built as count.sh builds this tree's.
         bin=$(CARGO_TARGET_DIR=$PWD/$base/target cargo bench --bench counted --no-run \
+            --config "$(sed -n "s/^counted_config='\(.*\)'$/\1/p" scripts/count.sh)" \
             --message-format=json --manifest-path "$base/src/Cargo.toml" 2>/dev/null |
             sed -n '/"name":"counted"/s/.*"executable":"\([^"]*\)".*/\1/p')
         [ -x "$bin" ] || { echo "regression-check: building the baselines' benchmarks failed" >&2; exit 2; }
