@@ -6,13 +6,12 @@
 mod common;
 
 use std::fs;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{binary, scratch, str};
+use common::{binary, hostfile, scratch, str, wait_for};
 use frontier::distributed::Cluster;
 use frontier::engine::SearchControl;
 use frontier::engine::control::{Backend, Limits};
@@ -43,18 +42,6 @@ fn own_levels() -> Vec<PathBuf> {
 
 fn tasks(paths: &[PathBuf]) -> Vec<Box<dyn LevelTask>> {
     load_tasks(&discover(paths, None).expect("the levels are found").files).expect("they load")
-}
-
-/// `addresses` of `n` free ports on localhost.
-fn free_addresses(n: usize) -> Vec<String> {
-    // Held until all are chosen, so that no port is handed out twice.
-    let listeners: Vec<TcpListener> = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
-        .collect();
-    listeners
-        .iter()
-        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
-        .collect()
 }
 
 /// The processes of one cluster, as clusters of this test process, each used from its own
@@ -167,14 +154,6 @@ fn every_game_answers_on_a_cluster_as_the_local_engine_does() {
         let rows = processes.solve(&tasks);
         assert_eq!(answers(&rows), answers(&expected), "{name}");
     }
-}
-
-/// A hostfile of `processes` free ports on localhost in `dir`, and its addresses.
-fn hostfile(dir: &Path, processes: usize) -> (PathBuf, Vec<String>) {
-    let addresses = free_addresses(processes);
-    let path = dir.join("hosts");
-    fs::write(&path, addresses.join("\n") + "\n").unwrap();
-    (path, addresses)
 }
 
 /// Starts process `process` of the cluster of `hosts` on `args` (output captured).
@@ -295,26 +274,6 @@ fn endless_level(dir: &Path) -> PathBuf {
     )
     .unwrap();
     levels
-}
-
-/// Waits up to `limit` for `child` to exit; its output and how long it took.
-fn wait_for(mut child: Child, limit: Duration) -> (Output, Duration) {
-    let started = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            let output = child.wait_with_output().unwrap();
-            return (output, started.elapsed());
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "still running after {limit:?}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

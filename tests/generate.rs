@@ -1,14 +1,20 @@
 //! `frontier generate sliding-blocks` against an independent brute force: every arrangement of
 //! a small board is a start, solved by a plain BFS of its own (own arrangements, own moves, own
 //! goal test), and the hardest start per piece count must be what `generate` reports. Also
-//! the generated rows re-proven by `solve`, and Bickford's bandaged 15-puzzle (131 moves).
+//! the generated rows re-proven by `solve`, Bickford's bandaged 15-puzzle (131 moves), runs
+//! that stop and go on from their journal, and runs on a cluster (`--distributed`), which must
+//! write the table of a local run.
+
+mod common;
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fs;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{binary, hostfile, scratch, str, text, wait_for};
+use frontier::distributed::{self, Cluster};
 use frontier::engine::control::Limits;
 use frontier::games::sliding_blocks::generate::{Board, Goal};
 use frontier::harness::generate::{
@@ -266,14 +272,6 @@ fn bad_boards_are_refused_with_a_reason() {
     }
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-gen-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// What a table answers, which a resumed run must give again: per row its name, start, goal,
 /// pieces and moves, and the counts summed over every class (a resumed run searches each class
 /// once, in this run or an earlier one).
@@ -342,57 +340,251 @@ fn a_journal_of_other_arguments_is_refused() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The binary's `generate` of a 4x4 board at `pieces` pieces, quiet, two threads, with `args`.
+fn generate_4x4(pieces: &str, args: &[&str]) -> Command {
+    let mut command = binary();
+    command
+        .args([
+            "generate",
+            "sliding-blocks",
+            "--board",
+            "4x4",
+            "--pieces",
+            pieces,
+        ])
+        .args(["--threads", "2", "--quiet"])
+        .args(args);
+    command
+}
+
+/// Every column of a table but the search's time: name, start, goal, pieces, moves, classes,
+/// puzzles, states.
+fn columns(tsv: &str) -> Vec<String> {
+    tsv.lines()
+        .map(|line| line.split('\t').take(8).collect::<Vec<_>>().join("\t"))
+        .collect()
+}
+
+/// Waits until the journal at `path` holds `units` units.
+fn wait_for_units(path: &Path, units: usize) {
+    let started = Instant::now();
+    while fs::read_to_string(path).map_or(0, |t| t.lines().count()) < units + 1 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no units journaled"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// `frontier generate` killed outright (SIGKILL) part way, then run again with the same
 /// arguments: it goes on from its journal and writes the table an uninterrupted run writes.
 #[test]
 fn generate_killed_outright_goes_on_from_its_journal() {
     let dir = scratch("kill");
-    let run = |out: &PathBuf| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_frontier"));
-        command
-            .args([
-                "generate",
-                "sliding-blocks",
-                "--board",
-                "4x4",
-                "--pieces",
-                "4",
-            ])
-            .args(["--threads", "2", "--quiet", "--out"])
-            .arg(out);
-        command
-    };
+    let run = |out: &PathBuf| generate_4x4("4", &["--out", str(out)]);
     let (whole, killed) = (dir.join("whole.tsv"), dir.join("killed.tsv"));
     assert!(run(&whole).status().unwrap().success());
     let journal = dir.join("killed.tsv.journal");
     let mut child = run(&killed).spawn().unwrap();
-    // Killed once its journal holds a few classes.
-    let started = Instant::now();
-    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no classes journaled"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    // Killed once its journal holds a few units.
+    wait_for_units(&journal, 3);
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "killed before it finished");
     assert!(!killed.exists() && journal.exists());
     let output = run(&killed).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
     assert!(!journal.exists(), "removed once the table is written");
-    // Every column but the search's time.
-    let columns = |path: &PathBuf| -> Vec<String> {
-        let text = fs::read_to_string(path).unwrap();
-        text.lines()
-            .map(|line| line.split('\t').take(8).collect::<Vec<_>>().join("\t"))
-            .collect()
+    let table = |path: &PathBuf| columns(&fs::read_to_string(path).unwrap());
+    assert_eq!(table(&killed), table(&whole));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Process `process` of the cluster of `hosts`, generating a 4x4 board at `pieces` pieces with
+/// `args` (output captured).
+fn start(hosts: &Path, process: usize, pieces: &str, args: &[&str]) -> Child {
+    generate_4x4(pieces, args)
+        .args(["--distributed", "--hostfile", str(hosts)])
+        .args(["--process", &process.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+#[test]
+fn two_processes_write_the_table_of_one() {
+    let dir = scratch("two");
+    let (hosts, _) = hostfile(&dir, 2);
+    let local = generate_4x4("3", &["--out", "-"]).output().unwrap();
+    assert!(local.status.success(), "{}", text(&local.stderr));
+    let children: Vec<Child> = (0..2)
+        .map(|p| start(&hosts, p, "3", &["--out", "-"]))
+        .collect();
+    let two: Vec<_> = children
+        .into_iter()
+        .map(|c| wait_for(c, Duration::from_secs(120)).0)
+        .collect();
+    for (process, output) in two.iter().enumerate() {
+        let message = text(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "process {process}: {message}"
+        );
+    }
+    let table = columns(&text(&two[0].stdout));
+    assert!(table.len() > 1, "{table:?}");
+    assert_eq!(table, columns(&text(&local.stdout)));
+    assert!(two[1].stdout.is_empty(), "only process 0 writes the table");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A journal of part of a run, as a run stopped after a third of its units leaves it; the
+/// whole run's records, and how many units it has.
+fn partial_journal(options: &GenerateOptions, journal: &Path) -> (Vec<Record>, usize) {
+    let whole = generate(options).unwrap();
+    let text = fs::read_to_string(journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let units = lines.len() - 1;
+    fs::write(journal, lines[..=units / 3].join("\n") + "\n").unwrap();
+    (whole.records, units)
+}
+
+#[test]
+fn a_cluster_resumed_from_process_0s_journal_gives_the_same_table() {
+    let dir = scratch("cluster-resume");
+    let journal = dir.join("4x4.journal");
+    let options = GenerateOptions {
+        pieces: Some(3),
+        ..options("4x4", Goal::Cell, Some(journal.clone()))
     };
-    assert_eq!(columns(&killed), columns(&whole));
+    let (whole, units) = partial_journal(&options, &journal);
+    let clusters = Cluster::localhost(2, 1).expect("processes on localhost connect");
+    // Every process given the same options, the journal's path too: only process 0 opens it.
+    // Each ends the run and closes its connections in its own thread, as a process would.
+    let options = &options;
+    let runs: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = clusters
+            .into_iter()
+            .map(|cluster| {
+                scope.spawn(move || {
+                    let generated = distributed::generate::generate(&cluster, options);
+                    cluster.finish().expect("every process reaches the end");
+                    generated.expect("no limits")
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert!(0 < runs[0].resumed, "{}", runs[0].resumed);
+    assert_eq!(answers(&runs[0].records), answers(&whole));
+    assert!(runs[1].records.is_empty(), "process 0 merges the table");
+    // Every unit journaled once: none of the journal's was searched again.
+    let text = fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 1 + units);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Two processes of the binary: process 1 killed part way; process 0 names it and keeps its
+/// journal, and the same command run again by both goes on from there to the whole table.
+#[test]
+fn a_killed_process_is_named_and_the_cluster_goes_on_from_the_journal() {
+    let dir = scratch("cluster-kill");
+    let (hosts, addresses) = hostfile(&dir, 2);
+    let whole = generate_4x4("4", &["--out", "-"]).output().unwrap();
+    let out = dir.join("4x4.tsv");
+    let journal = dir.join("4x4.tsv.journal");
+    let args = ["--out", str(&out)];
+    let mut children: Vec<Child> = (0..2).map(|p| start(&hosts, p, "4", &args)).collect();
+    wait_for_units(&journal, 3);
+    children[1].kill().unwrap();
+    let (output, _) = wait_for(children.remove(0), Duration::from_secs(30));
+    let message = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    let lost = format!("lost process 1 ({})", addresses[1]);
+    assert!(message.contains(&lost), "{message}");
+    assert!(message.contains(str(&journal)), "{message}");
+    assert!(!out.exists() && journal.exists());
+    children[0].wait().unwrap();
+    let again: Vec<Child> = (0..2).map(|p| start(&hosts, p, "4", &args)).collect();
+    for (process, child) in again.into_iter().enumerate() {
+        let (output, _) = wait_for(child, Duration::from_secs(120));
+        let message = text(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "process {process}: {message}"
+        );
+    }
+    assert!(!journal.exists(), "removed once the table is written");
+    let table = columns(&fs::read_to_string(&out).unwrap());
+    assert_eq!(table, columns(&text(&whole.stdout)));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Ctrl-C of one process stops them all as a local run stops: status 130, the journal kept.
+#[test]
+fn an_interrupt_of_one_process_stops_them_all() {
+    let dir = scratch("cluster-interrupt");
+    let (hosts, _) = hostfile(&dir, 2);
+    let out = dir.join("4x4.tsv");
+    let journal = dir.join("4x4.tsv.journal");
+    let args = ["--out", str(&out)];
+    let children: Vec<Child> = (0..2).map(|p| start(&hosts, p, "4", &args)).collect();
+    wait_for_units(&journal, 3);
+    // SAFETY: `kill` on a child's process id, which is ours until we wait for it.
+    assert_eq!(
+        unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) },
+        0
+    );
+    for (process, child) in children.into_iter().enumerate() {
+        let (output, _) = wait_for(child, Duration::from_secs(30));
+        let message = text(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(130),
+            "process {process}: {message}"
+        );
+        assert!(message.contains("interrupted"), "{message}");
+    }
+    assert!(!out.exists() && journal.exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn distributed_options_are_checked() {
+    let dir = scratch("options");
+    let (hosts, _) = hostfile(&dir, 2);
+    let bad = dir.join("bad-hosts");
+    fs::write(&bad, "127.0.0.1:4100\nnot an address\n").unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--hostfile", str(&hosts), "--process", "0"],
+            "--distributed",
+        ),
+        (&["--workers", "2"], "--distributed"),
+        (&["--distributed", "--process", "0"], "--hostfile"),
+        (&["--distributed", "--hostfile", str(&hosts)], "--process"),
+        (
+            &["--distributed", "--hostfile", str(&hosts), "--process", "2"],
+            "lists 2 processes",
+        ),
+        (
+            &["--distributed", "--hostfile", str(&bad), "--process", "0"],
+            "2: expected one `host:port`",
+        ),
+    ];
+    for (args, says) in cases {
+        let output = generate_4x4("3", &["--out", "-"])
+            .args(args)
+            .output()
+            .unwrap();
+        let message = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {message}");
+        assert!(message.contains(says), "{args:?}: {message}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
     fs::remove_dir_all(&dir).unwrap();
 }

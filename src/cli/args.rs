@@ -121,6 +121,8 @@ pub struct GenerateArgs {
     /// No progress bar, no summary line.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Args)]
@@ -205,16 +207,29 @@ pub struct SolveArgs {
     /// own); N > 1 splits the threads among N levels, each level on its own share.
     #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub parallel_levels: Option<usize>,
-    /// Search on timely dataflow workers: in this process, or with --hostfile across processes
-    /// and hosts. Levels are solved one at a time, each spread over every worker.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+    /// Level files and directories (`-`: one file's levels from standard input).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Where `solve`'s searches and `generate`'s units run with `--distributed`: timely dataflow
+/// workers in this process, or across the processes of a hostfile.
+#[derive(Args)]
+pub struct ClusterArgs {
+    /// Run on timely dataflow workers: in this process, or with --hostfile across processes
+    /// and hosts (solve: levels one at a time, each search spread over every worker; generate:
+    /// the units dealt to the processes, each searching its own on --threads).
     #[arg(long)]
     pub distributed: bool,
-    /// Timely workers in this process (default: --threads, else all cores); every process of a
-    /// cluster needs the same.
+    /// Timely workers in this process (solve: default --threads, else all cores; generate, whose
+    /// workers only carry finished units to process 0: default 1); every process of a cluster
+    /// needs the same.
     #[arg(long, requires = "distributed", value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
     /// The cluster's processes, one `host:port` a line (this process is line --process, from 0).
-    /// Every process is given the same paths and options; process 0 writes the CSV.
+    /// Every process is given the same arguments; process 0 writes the output.
     #[arg(long, value_name = "FILE", requires_all = ["distributed", "process"])]
     pub hostfile: Option<PathBuf>,
     /// This process's index in the hostfile.
@@ -228,9 +243,6 @@ pub struct SolveArgs {
         requires = "hostfile"
     )]
     pub connect_timeout: f64,
-    /// Level files and directories (`-`: one file's levels from standard input).
-    #[arg(required = true)]
-    pub paths: Vec<PathBuf>,
 }
 
 /// Each level's limits, as `solve` and `analyze` take them.

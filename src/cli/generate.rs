@@ -1,14 +1,16 @@
 //! `frontier generate`: a board's hardest sliding-block puzzles, one per piece count, as a
-//! `.tsv` that `solve` reads.
+//! `.tsv` that `solve` reads; in this process, or on a cluster (`--distributed`), whose process
+//! 0 journals and writes the table.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use frontier::engine::control;
+use frontier::distributed;
+use frontier::engine::control::Limit;
 use frontier::games::GameId;
 use frontier::games::sliding_blocks::generate::Goal;
-use frontier::harness::generate::{self, GenerateError, GenerateOptions};
+use frontier::harness::generate::{self, GenerateError, GenerateOptions, Stop};
 use frontier::words;
 
 use super::args::GenerateArgs;
@@ -34,6 +36,11 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     if let Err(e) = set_threads(args.threads) {
         return usage_error(e);
     }
+    // A process's units are searched on its --threads; its workers only carry finished units.
+    let plan = match args.cluster.plan(1) {
+        Ok(plan) => plan,
+        Err(e) => return usage_error(e),
+    };
     let out = destination(args.out.as_deref(), || {
         PathBuf::from(format!("results/generated-{}.tsv", args.board))
     });
@@ -55,18 +62,44 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         journal,
         any_build: args.resume_any_build,
     };
-    let generated = match generate::generate(&options) {
+    let cluster = match plan
+        .map(|p| p.join(distributed::generate::fingerprint(&options)))
+        .transpose()
+    {
+        Ok(cluster) => cluster,
+        Err(e) => {
+            eprintln!("frontier: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Of a cluster's processes, the first journals and writes the table.
+    let lead = cluster.as_ref().is_none_or(|c| c.process() == 0);
+    let generated = match &cluster {
+        Some(cluster) => distributed::generate::generate(cluster, &options),
+        None => generate::generate(&options),
+    };
+    // Every process at the end together, so that none leaves while another still needs it.
+    let generated = generated.and_then(|generated| match cluster.as_ref().map(|c| c.finish()) {
+        Some(Err(why)) => Err(GenerateError::Stopped {
+            why: Stop::Cluster(why),
+            finished: generated.classes,
+            journal: generated.journal.map(|j| j.path().to_path_buf()),
+        }),
+        _ => Ok(generated),
+    });
+    let generated = match generated {
         Ok(generated) => generated,
         Err(GenerateError::Journal(e)) => {
             eprintln!("frontier: generate: {e}");
             return ExitCode::FAILURE;
         }
         Err(GenerateError::Stopped {
-            limit,
+            why,
             finished,
             journal,
         }) => {
             let kept = match journal {
+                _ if !lead => "process 0's journal keeps the classes finished".into(),
                 Some(path) => format!(
                     "{} finished are in {}: the same command goes on from there",
                     words::count(finished, "class"),
@@ -74,13 +107,16 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 ),
                 None => "nothing kept (no journal)".into(),
             };
-            eprintln!("frontier: generate stopped: {limit}; {kept}");
-            return match limit {
-                control::Limit::Memory(_) => ExitCode::FAILURE,
-                _ => ExitCode::from(INTERRUPTED),
+            eprintln!("frontier: generate stopped: {why}; {kept}");
+            return match why {
+                Stop::Limit(Limit::Memory(_)) | Stop::Cluster(_) => ExitCode::FAILURE,
+                Stop::Limit(_) => ExitCode::from(INTERRUPTED),
             };
         }
     };
+    if !lead {
+        return ExitCode::SUCCESS;
+    }
     if let Err(failure) = emit(out.as_deref(), &generate::to_tsv(&generated.records)) {
         return failure;
     }

@@ -13,6 +13,7 @@
 pub mod analyze;
 pub mod args;
 pub mod check;
+mod cluster;
 pub mod compare;
 mod config;
 pub mod generate;

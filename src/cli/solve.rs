@@ -3,9 +3,8 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use frontier::distributed::{Cluster, Hosts, hostfile};
 use frontier::engine::control;
 use frontier::harness::levels::selected_levels;
 use frontier::harness::provenance::Provenance;
@@ -22,14 +21,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if let Err(e) = set_threads(args.threads) {
         return usage_error(e);
     }
-    if args.distributed && args.parallel_levels.is_some_and(|n| n != 1) {
+    if args.cluster.distributed && args.parallel_levels.is_some_and(|n| n != 1) {
         return usage_error("--parallel-levels: a distributed run solves one level at a time");
-    }
-    if !(args.connect_timeout.is_finite() && args.connect_timeout > 0.0) {
-        return usage_error(format!(
-            "--connect-timeout {}: expected a positive number of seconds",
-            args.connect_timeout
-        ));
     }
     let config = match Config::new(&args) {
         Ok(config) => config,
@@ -50,22 +43,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let out = destination(args.out.as_deref(), || default_out(&args.paths[0]));
-    let hosts = match (&args.hostfile, args.process) {
-        (Some(path), Some(process)) => match hostfile::read(path) {
-            Ok(addresses) if process < addresses.len() => Some(Hosts { addresses, process }),
-            Ok(addresses) => {
-                return usage_error(format!(
-                    "--process {process}: {} lists {} processes (0 to {})",
-                    path.display(),
-                    addresses.len(),
-                    addresses.len() - 1
-                ));
-            }
-            Err(e) => return usage_error(e),
-        },
-        _ => None,
+    let plan = match args.cluster.plan(rayon::current_num_threads()) {
+        Ok(plan) => plan,
+        Err(e) => return usage_error(e),
     };
-    let cluster = match join_cluster(&args, hosts, config.fingerprint(&tasks)) {
+    let cluster = match plan.map(|p| p.join(config.fingerprint(&tasks))).transpose() {
         Ok(cluster) => cluster.map(Arc::new),
         Err(e) => {
             eprintln!("frontier: {e}");
@@ -156,24 +138,4 @@ fn exit_status(rows: &[results::Row], cluster_broke: bool) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
-}
-
-/// The cluster of a `--distributed` run (`None` without): this process's workers, connected to
-/// the other processes of the hostfile, which must agree on the run's `fingerprint`.
-fn join_cluster(
-    args: &SolveArgs,
-    hosts: Option<Hosts>,
-    fingerprint: u64,
-) -> Result<Option<Cluster>, String> {
-    if !args.distributed {
-        return Ok(None);
-    }
-    let workers = args
-        .workers
-        .map_or_else(rayon::current_num_threads, usize::from);
-    let Some(hosts) = hosts else {
-        return Cluster::local(workers).map(Some);
-    };
-    let timeout = Duration::from_secs_f64(args.connect_timeout);
-    Cluster::connect(&hosts, workers, fingerprint, timeout).map(Some)
 }

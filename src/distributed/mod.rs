@@ -10,6 +10,8 @@
 //! - `store`: one worker's states: stored once, linked to parents anywhere in the cluster.
 //! - `bfs`, `astar`, `bidirectional`: the searches.
 //! - [`hostfile`]: `host:port` lines, one per process.
+//! - [`generate`]: not a search but `frontier generate`'s run, its units dealt to the processes
+//!   and carried to process 0 on the same rounds.
 //!
 //! **Partition.** Every state has one owner among all workers of the cluster: the worker its
 //! owner hash picks (timely's exchange). Only the owner stores it, in its own store, so memory
@@ -39,6 +41,7 @@
 //! absence costs messages, never answers.
 
 pub mod cluster;
+pub mod generate;
 pub mod hostfile;
 
 mod astar;

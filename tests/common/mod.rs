@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: where the corpora are, what every row says, how
-//! the binary is run, and each test's scratch folder.
+//! the binary is run (alone, or as the processes of a hostfile on localhost), and each test's
+//! scratch folder.
 //!
 //! Everything a test reads is in the repository: the official level sets under
 //! `corpora/official/<game>/`, the repository's own levels under `corpora/<game>/`.
@@ -7,8 +8,10 @@
 #![allow(dead_code)]
 
 use std::fs;
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 /// A path under the official level sets, `corpora/official/`.
 pub fn official(relative: &str) -> PathBuf {
@@ -86,4 +89,44 @@ pub fn text(bytes: &[u8]) -> String {
 /// A path as an argument of the binary (the tests' paths are UTF-8).
 pub fn str(path: &Path) -> &str {
     path.to_str().unwrap()
+}
+
+/// `addresses` of `n` free ports on localhost.
+fn free_addresses(n: usize) -> Vec<String> {
+    // Held until all are chosen, so that no port is handed out twice.
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
+        .collect()
+}
+
+/// A hostfile of `processes` free ports on localhost in `dir`, and its addresses.
+pub fn hostfile(dir: &Path, processes: usize) -> (PathBuf, Vec<String>) {
+    let addresses = free_addresses(processes);
+    let path = dir.join("hosts");
+    fs::write(&path, addresses.join("\n") + "\n").unwrap();
+    (path, addresses)
+}
+
+/// Waits up to `limit` for `child` to exit; its output and how long it took.
+pub fn wait_for(mut child: Child, limit: Duration) -> (Output, Duration) {
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            let output = child.wait_with_output().unwrap();
+            return (output, started.elapsed());
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {limit:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
