@@ -248,6 +248,31 @@ fn generated_puzzles_are_reproven_by_solve() {
     }
 }
 
+/// The tables committed under `corpora/` (made by `scripts/generate-table.sh`): `solve`
+/// proves every row optimal with exactly the moves the row states.
+#[test]
+fn the_committed_tables_are_reproven_by_solve() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/sliding-blocks");
+    for board in ["4x4", "4x5"] {
+        let path = corpus.join(format!("hardest-{board}.tsv"));
+        let stated: Vec<u64> = csv::ReaderBuilder::new()
+            .delimiter(b'\t')
+            .from_path(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .deserialize::<BTreeMap<String, String>>()
+            .map(|row| row.unwrap()["moves"].parse().unwrap())
+            .collect();
+        assert!(!stated.is_empty(), "{}", path.display());
+        let rows = solve_paths(&[path], None, Limits::default()).expect("the table loads");
+        assert_eq!(rows.len(), stated.len());
+        for (row, moves) in rows.iter().zip(stated) {
+            assert_eq!(row.status, Status::Solved, "{}: {}", row.level, row.detail());
+            assert!(row.optimal, "{}", row.level);
+            assert_eq!(row.moves, Some(moves), "{}", row.level);
+        }
+    }
+}
+
 #[test]
 fn bickfords_bandaged_fifteen_puzzle_takes_131_moves() {
     let dir = std::env::temp_dir().join(format!("frontier-bandaged-{}", std::process::id()));

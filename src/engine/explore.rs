@@ -204,6 +204,29 @@ pub fn count_reachable<P: Stored + MoveBudget>(
     Ok(explore_frontier(space, &start, expand_goals, ctl, |_, _| true)?.states())
 }
 
+/// The layers of an exhausted search, however it ran: this module's parallel one, or
+/// [`super::serial`]'s on one thread, for a caller that reads the result of either.
+pub trait Layers<S> {
+    /// The distance of the farthest state from the sources.
+    fn eccentricity(&self) -> u32;
+    /// Every state reached, the sources included.
+    fn states(&self) -> u64;
+    /// The states `depth` moves from the nearest source.
+    fn layer(&self, depth: u32) -> impl Iterator<Item = S> + '_;
+}
+
+impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Layers<S> for Exploration<S> {
+    fn eccentricity(&self) -> u32 {
+        Exploration::eccentricity(self)
+    }
+    fn states(&self) -> u64 {
+        Exploration::states(self)
+    }
+    fn layer(&self, depth: u32) -> impl Iterator<Item = S> + '_ {
+        Exploration::layer(self, depth)
+    }
+}
+
 impl<S: bytemuck::Pod + Eq + std::hash::Hash + Send + Sync> Exploration<S> {
     /// States per layer: `layers()[d]` states are `d` moves from the nearest source.
     pub fn layers(&self) -> &[u64] {

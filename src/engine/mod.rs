@@ -14,6 +14,8 @@
 //! - [`beam`]: beams that keep the best states of each layer: solutions without proof, fast.
 //! - [`explore`]: whole-space BFS from one start or many sources, its layers, shortest-path
 //!   counts, and a level's analysis (`frontier analyze`, `frontier generate`).
+//! - [`serial`]: the same exploration of a small space on the calling thread, for callers that
+//!   run many small spaces side by side (`frontier generate`'s puzzle classes).
 //! - [`bounded`]: a move budget laid over a space, so a known solution prunes an optimal search.
 //! - [`arena`] and [`visited`]: every state stored once, and the concurrent set of its index.
 //! - [`space`]: the core trait and the capability traits, and how wrappers forward them.
@@ -27,6 +29,7 @@ pub mod bidirectional;
 pub mod bounded;
 pub mod control;
 pub mod explore;
+pub mod serial;
 pub mod space;
 pub mod visited;
 

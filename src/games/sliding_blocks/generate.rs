@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 
+use foldhash::fast::FixedState;
 use serde::{Deserialize, Serialize};
 
 use super::bits::{Bits, Key, Steps};
@@ -31,7 +32,7 @@ use super::rules::{Block, Cell, Puzzle};
 use super::space::SlidingSpace;
 use super::{Level, WithSpace, with_space};
 use crate::engine::{Limit, SearchControl};
-use crate::search::explore;
+use crate::search::{Layers, explore, explore_serial};
 
 /// When the goal piece has reached the lower-right corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,7 +226,7 @@ impl Shapes {
     /// again when it is searched, so a search holds its own class's positions and no other's.
     pub fn class_sets(&self, goal: ShapeId, pieces: Option<usize>) -> Vec<Vec<ShapeId>> {
         let max_free = pieces.map_or(self.board.cells(), |p| p.saturating_sub(1));
-        let mut found: HashSet<Vec<ShapeId>> = HashSet::new();
+        let mut found: HashSet<Vec<ShapeId>, FixedState> = HashSet::default();
         let mut key: Vec<ShapeId> = Vec::new();
         let mut tiling = Tiling {
             starting_at: &self.starting_at,
@@ -423,14 +424,13 @@ impl Class {
     /// Searches the class from all its solved positions at once and returns its hardest
     /// puzzle; the limit instead when `ctl` stops the search.
     pub fn hardest(&self, shapes: &Shapes, ctl: &SearchControl) -> Result<Hardest, Limit> {
-        let puzzle = self.puzzle(shapes);
-        let level = Level::new(puzzle.clone())
+        let level = Level::new(self.puzzle(shapes))
             .expect("a board of at most MAX_CELLS cells and its pieces fit the search's keys");
         with_space(
             &level,
             SearchClass {
                 class: self,
-                puzzle: &puzzle,
+                puzzle: &level.puzzle,
                 shapes,
                 ctl,
             },
@@ -475,34 +475,67 @@ impl WithSpace for SearchClass<'_> {
                 })
                 .collect()
         };
-        let exploration = explore(&space, &sources, true, self.ctl)?;
+        // Most classes are small: they are explored on this thread, and only a large one by
+        // the engine's parallel search (which its memory budget follows).
+        Ok(
+            match explore_serial(&space, &sources, true, SERIAL_STATES) {
+                Some(layers) => {
+                    // The serial search has no checks of its own: an interrupt or the memory
+                    // guard's request stops the run here, between classes.
+                    self.ctl.check()?;
+                    self.hardest_of(&space, &sources[0], &layers)
+                }
+                None => {
+                    let layers = explore(&space, &sources, true, self.ctl)?;
+                    self.hardest_of(&space, &sources[0], &layers)
+                }
+            },
+        )
+    }
+}
+
+/// The most positions of a class explored on one thread: past them, the class is explored
+/// again by the parallel search, which loses a fraction of a second (a thread's work on this
+/// many positions) and holds the serial search's memory to a few MiB per thread.
+const SERIAL_STATES: usize = 1 << 18;
+
+impl SearchClass<'_> {
+    /// The hardest puzzle of the class explored in `layers`, whose sources include `solved`.
+    fn hardest_of<M: Bits, const N: usize>(
+        &self,
+        space: &SlidingSpace<'_, M, N>,
+        solved: &Key<N>,
+        layers: &impl Layers<Key<N>>,
+    ) -> Hardest {
         let is_puzzle = |s: &Key<N>| space.first_goal_anchor(s) == Some(0);
         let mut moves = None;
         let mut puzzles = 0;
         let mut hardest: Option<Key<N>> = None;
-        for depth in (0..=exploration.eccentricity()).rev() {
-            let mut here = exploration.layer(depth).filter(is_puzzle).peekable();
-            if moves.is_none() && here.peek().is_some() {
-                moves = Some(depth);
-                let all: Vec<Key<N>> = here.collect();
-                puzzles += all.len() as u64;
-                hardest = all.into_iter().min();
+        for depth in (0..=layers.eccentricity()).rev() {
+            let here = layers.layer(depth).filter(is_puzzle);
+            if moves.is_none() {
+                let (count, least) =
+                    here.fold((0, None), |(n, least): (u64, Option<Key<N>>), s| {
+                        (n + 1, Some(least.map_or(s, |l| l.min(s))))
+                    });
+                puzzles += count;
+                hardest = least;
+                moves = least.map(|_| depth);
             } else {
                 puzzles += here.count() as u64;
             }
         }
         let board = self.shapes.board;
-        let goal_grid = grid(board, self.puzzle, &space.anchors(&sources[0]), true);
-        Ok(Hardest {
-            pieces: class.pieces(),
+        Hardest {
+            pieces: self.class.pieces(),
             moves,
             start: hardest
                 .map(|key| grid(board, self.puzzle, &space.anchors(&key), false))
                 .unwrap_or_default(),
-            goal: goal_grid,
-            states: exploration.states(),
+            goal: grid(board, self.puzzle, &space.anchors(solved), true),
+            states: layers.states(),
             puzzles,
-        })
+        }
     }
 }
 

@@ -332,21 +332,25 @@ impl<'a, M: Bits, const N: usize> SlidingSpace<'a, M, N> {
     /// The canonical key of a concrete position (an anchor per block, in the puzzle's block
     /// order): each group of interchangeable blocks sorted.
     pub fn key_of(&self, anchors: &[u32]) -> Key<N> {
-        let placement = |slot: usize| {
-            let block = self.layout.slot_block[slot];
-            self.shapes[self.slots[slot].shape].placement_of[anchors[block] as usize]
-        };
         let mut key = Key::ZERO;
-        for &(first, len) in &self.layout.groups {
-            let mut group: Vec<u32> = (first..first + len).map(placement).collect();
-            group.sort_unstable();
-            for (slot, p) in (first..).zip(group) {
-                key.set(self.slots[slot].field, p);
-            }
+        for (slot, s) in self.slots.iter().enumerate() {
+            let block = self.layout.slot_block[slot];
+            key.set(
+                s.field,
+                self.shapes[s.shape].placement_of[anchors[block] as usize],
+            );
         }
-        for slot in 0..self.slots.len() {
-            if self.slots[slot].group.1 == 1 {
-                key.set(self.slots[slot].field, placement(slot));
+        // Each group sorted where it lies, by insertion: a generated class's positions come
+        // with their groups sorted already, and allocate nothing here.
+        for &(first, len) in &self.layout.groups {
+            for slot in first + 1..first + len {
+                let mut at = slot;
+                let placement = key.get(self.slots[at].field);
+                while at > first && key.get(self.slots[at - 1].field) > placement {
+                    key.set(self.slots[at].field, key.get(self.slots[at - 1].field));
+                    at -= 1;
+                }
+                key.set(self.slots[at].field, placement);
             }
         }
         key
