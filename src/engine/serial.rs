@@ -3,7 +3,8 @@
 //! threads. `frontier generate` searches millions of puzzle classes, most of a few dozen
 //! positions, a unit of classes per thread: there the parallel search's sharded visited set,
 //! its parent links and its per-worker buffers cost more to set up and tear down than the
-//! search itself (two thirds of a class's time, measured on 4×5 at 4 pieces).
+//! search itself (on 4×5 at 4 pieces the parallel search took 45% of the run, its set's
+//! inserts, setup and teardown a half of that; this search made the run 1.45x faster).
 //!
 //! Here a state is stored once in a hash set and once in a vector in layer order, with the tag
 //! of the move that reached it, and nothing else. A caller gives the most states it accepts:
