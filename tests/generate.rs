@@ -280,14 +280,7 @@ fn the_committed_tables_are_reproven_by_solve() {
         let rows = solve_paths(&[path], None, Limits::default()).expect("the table loads");
         assert_eq!(rows.len(), stated.len());
         for (row, moves) in rows.iter().zip(stated) {
-            assert_eq!(
-                row.status,
-                Status::Solved,
-                "{}: {}",
-                row.level,
-                row.detail()
-            );
-            assert!(row.optimal, "{}", row.level);
+            common::assert_solved_optimally(row);
             assert_eq!(row.moves, Some(moves), "{}", row.level);
         }
     }
