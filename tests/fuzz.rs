@@ -127,7 +127,7 @@ fn parse_checked<G: Game>(path: &Path, text: &str) -> Result<Vec<G::Level>, Test
         text,
     };
     let mut levels = Vec::new();
-    for LevelEntry { name, level } in G::parse(&source) {
+    for LevelEntry { name, level, .. } in G::parse(&source) {
         match level {
             Ok(level) => levels.push(level),
             Err(e) => {

@@ -153,6 +153,40 @@ pub fn read_level<G: Game>(path: &Path, name: &str) -> Result<G::Level, String> 
 pub struct LevelEntry<L> {
     pub name: String,
     pub level: Result<L, LevelError>,
+    /// The level alone, as a file of its game's format: what `solve --solver` hands an
+    /// external solver.
+    pub alone: LevelFile,
+}
+
+/// A level alone in a file of its game's format: the text, and the extension its format is
+/// read by (`txt`, `tsv`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelFile {
+    pub extension: String,
+    pub text: String,
+}
+
+impl LevelFile {
+    /// The whole of `source`, a file that holds one level.
+    pub fn whole(source: &Source) -> LevelFile {
+        LevelFile::of_lines(source, std::iter::once(source.text))
+    }
+
+    /// Lines of `source` (a header and the level's own lines, say), each ended by a newline.
+    pub fn of_lines<'a>(source: &Source, lines: impl IntoIterator<Item = &'a str>) -> LevelFile {
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line.strip_suffix('\n').unwrap_or(line));
+            text.push('\n');
+        }
+        LevelFile {
+            extension: source
+                .path
+                .extension()
+                .map_or_else(|| "txt".into(), |e| e.to_string_lossy().into_owned()),
+            text,
+        }
+    }
 }
 
 /// What `check` found when it replayed a solution.

@@ -221,7 +221,7 @@ fn solve_timed(
 fn proven(row: &Row) -> bool {
     match row.status {
         Status::Solved => row.optimal,
-        Status::Unsolvable | Status::Error => true,
+        Status::Unsolvable | Status::Error | Status::Wrong => true,
         Status::Limit => false,
     }
 }

@@ -190,13 +190,15 @@ fn ratio(new: f64, base: f64) -> f64 {
     if base > 0.0 { new / base } else { 1.0 }
 }
 
-/// How good an answer is, for ordering: decided beats undecided, solved beats unsolvable.
+/// How good an answer is, for ordering: decided beats undecided, solved beats unsolvable, and
+/// a wrong answer is worse than none.
 fn rank(status: Status) -> u8 {
     match status {
-        Status::Solved => 3,
-        Status::Unsolvable => 2,
-        Status::Limit => 1,
-        Status::Error => 0,
+        Status::Solved => 4,
+        Status::Unsolvable => 3,
+        Status::Limit => 2,
+        Status::Error => 1,
+        Status::Wrong => 0,
     }
 }
 

@@ -183,13 +183,13 @@ impl Progress {
         });
     }
 
-    /// A level's line goes; an `error` or `limit` row is printed in its place.
+    /// A level's line goes; an `error`, `limit` or `wrong` row is printed in its place.
     fn finished(&self, level: Running, row: &Row) {
         if let Some(bar) = level.bar {
             bar.finish_and_clear();
             self.multi.remove(&bar);
         }
-        if matches!(row.status, Status::Error | Status::Limit) && !self.quiet {
+        if matches!(row.status, Status::Error | Status::Limit | Status::Wrong) && !self.quiet {
             let line = format!(
                 "{} {}: {}: {}",
                 row.game,

@@ -15,7 +15,7 @@ use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{
-    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, Replay, Source, Verdict,
+    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, LevelFile, Replay, Source, Verdict,
 };
 
 /// A game's file recognition and loading, as plain functions.
@@ -70,17 +70,23 @@ pub trait LevelTask: Send + Sync {
     fn check(&self, solution: &str) -> Result<Verdict, String>;
     /// Draws the level, and a solution replayed step by step (`frontier show`).
     fn show(&self, solution: Option<&str>) -> Result<Replay, String>;
+    /// The level alone as a file of its game's format, or why it could not be read (an
+    /// external solver is handed the file: `solve --solver`).
+    fn alone(&self) -> Result<&LevelFile, String>;
 }
 
 struct Task<G: Game> {
     name: String,
     level: Result<G::Level, LevelError>,
+    alone: LevelFile,
 }
 
 fn load<G: Game>(source: &Source) -> Vec<Box<dyn LevelTask>> {
     G::parse(source)
         .into_iter()
-        .map(|LevelEntry { name, level }| Box::new(Task::<G> { name, level }) as Box<dyn LevelTask>)
+        .map(|LevelEntry { name, level, alone }| {
+            Box::new(Task::<G> { name, level, alone }) as Box<dyn LevelTask>
+        })
         .collect()
 }
 
@@ -179,6 +185,13 @@ impl<G: Game> LevelTask for Task<G> {
         match &self.level {
             Ok(level) => Ok(G::show(level, solution)),
             Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn alone(&self) -> Result<&LevelFile, String> {
+        match &self.level {
+            Ok(_) => Ok(&self.alone),
+            Err(e) => Err(format!("{e} (the format: docs/{}.md)", G::ID)),
         }
     }
 }

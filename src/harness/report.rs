@@ -340,6 +340,7 @@ fn status_colour(status: Status) -> &'static str {
         Status::Unsolvable => "#8e44ad",
         Status::Limit => "#e67e22",
         Status::Error => "#c0392b",
+        Status::Wrong => "#641e16",
     }
 }
 

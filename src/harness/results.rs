@@ -14,8 +14,9 @@ use crate::games::{GameId, Limit};
 use crate::words;
 
 /// The columns, in order: the spec's twelve, then the fastest and slowest of a level's runs
-/// (`solve --repeat`; `millis` is then their median).
-pub const HEADER: [&str; 14] = [
+/// (`solve --repeat`; `millis` is then their median), then what the operating system measured
+/// of an external solver's processes (`solve --solver`): peak resident memory and CPU time.
+pub const HEADER: [&str; 16] = [
     "game",
     "level",
     "status",
@@ -30,6 +31,8 @@ pub const HEADER: [&str; 14] = [
     "detail",
     "millis_min",
     "millis_max",
+    "peak_kib",
+    "cpu_millis",
 ];
 
 /// The columns every results file has (spec `cli.md`).
@@ -43,6 +46,8 @@ pub enum Status {
     Unsolvable,
     Limit,
     Error,
+    /// An external solver's answer that the checker rejected (`solve --solver`).
+    Wrong,
 }
 
 impl Status {
@@ -52,6 +57,7 @@ impl Status {
             Status::Unsolvable => "unsolvable",
             Status::Limit => "limit",
             Status::Error => "error",
+            Status::Wrong => "wrong",
         }
     }
 
@@ -75,6 +81,7 @@ impl FromStr for Status {
             Status::Unsolvable,
             Status::Limit,
             Status::Error,
+            Status::Wrong,
         ]
         .into_iter()
         .find(|st| st.as_str() == s)
@@ -109,6 +116,11 @@ pub struct Row {
     /// files written before `--repeat`: read as `millis`).
     pub millis_min: Option<f64>,
     pub millis_max: Option<f64>,
+    /// An external solver's peak resident memory in KiB, all its processes together, as the
+    /// operating system measured it (absent for frontier's own searches, and in older files).
+    pub peak_kib: Option<u64>,
+    /// An external solver's CPU time (user and system, all its processes), milliseconds.
+    pub cpu_millis: Option<f64>,
 }
 
 /// A row as the CSV holds it, its fields in the order of [`HEADER`]: [`Row`]'s limit, bound
@@ -134,6 +146,10 @@ struct Record {
     millis_min: Option<f64>,
     #[serde(default, serialize_with = "three_decimals_or_empty")]
     millis_max: Option<f64>,
+    #[serde(default)]
+    peak_kib: Option<u64>,
+    #[serde(default, serialize_with = "three_decimals_or_empty")]
+    cpu_millis: Option<f64>,
 }
 
 /// The bound after a `limit` row's limit, and after a stopped proof's solved row's.
@@ -158,6 +174,8 @@ impl From<Row> for Record {
             detail,
             millis_min: row.millis_min,
             millis_max: row.millis_max,
+            peak_kib: row.peak_kib,
+            cpu_millis: row.cpu_millis,
         }
     }
 }
@@ -184,6 +202,8 @@ impl TryFrom<Record> for Row {
             note,
             millis_min: record.millis_min,
             millis_max: record.millis_max,
+            peak_kib: record.peak_kib,
+            cpu_millis: record.cpu_millis,
         })
     }
 }
@@ -278,6 +298,8 @@ impl Row {
             note: message,
             millis_min: None,
             millis_max: None,
+            peak_kib: None,
+            cpu_millis: None,
         }
     }
 

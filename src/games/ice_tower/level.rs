@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::rules::{Dir, Grid, Ice, Position, Tile};
-use crate::games::{LevelEntry, LevelError, Source};
+use crate::games::{LevelEntry, LevelError, LevelFile, Source};
 
 /// The largest grid, border included (L4: the original game's limit).
 pub const MAX_COLS: usize = 20;
@@ -37,6 +37,7 @@ pub fn parse_file(source: &Source) -> Vec<LevelEntry<Puzzle>> {
         let Some(name) = level_name(line) else {
             entries.push(LevelEntry {
                 name: format!("{}:{line_no}", source.stem),
+                alone: LevelFile::of_lines(source, [line]),
                 level: Err(source.error(
                     Some(line_no),
                     format!(
@@ -69,7 +70,9 @@ pub fn parse_file(source: &Source) -> Vec<LevelEntry<Puzzle>> {
             }
             Err(_) => format!("{}:{line_no}", source.stem),
         };
-        entries.push(LevelEntry { name, level });
+        // The `level NAME` line and the grid.
+        let alone = LevelFile::of_lines(source, lines[line_no - 1..i].iter().copied());
+        entries.push(LevelEntry { name, level, alone });
     }
     entries
 }

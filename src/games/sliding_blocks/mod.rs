@@ -73,8 +73,9 @@ impl Game for SlidingBlocks {
         };
         entries
             .into_iter()
-            .map(|LevelEntry { name, level }| LevelEntry {
+            .map(|LevelEntry { name, level, alone }| LevelEntry {
                 name,
+                alone,
                 level: level.and_then(|p| Level::new(p).map_err(|why| source.error(None, why))),
             })
             .collect()
