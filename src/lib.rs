@@ -12,6 +12,7 @@
 
 pub mod distributed;
 pub mod engine;
+pub mod external;
 pub mod games;
 pub mod harness;
 pub mod search;

@@ -209,6 +209,19 @@ pub struct SolveArgs {
     pub parallel_levels: Option<usize>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    /// Solve with another program instead of frontier's search, run by `/bin/sh -c` once per
+    /// level: `{level}` is replaced by a file holding the level alone in its game's format
+    /// (without it, the file comes on standard input), `{game}` by the game and `{name}` by the
+    /// level's name. Its standard output is its answer (a solution, or `unsolvable`), checked
+    /// by the game's rules; --timeout and --max-memory are held by killing its process group
+    /// (docs/cli.md, "External solvers").
+    #[arg(long, value_name = "COMMAND", conflicts_with = "distributed")]
+    pub solver: Option<String>,
+    /// Results files (or folders of runs) whose proven answers (`optimal=yes`) the solver's
+    /// are held against: `optimal` says whether it reached them, and a claim of `unsolvable`
+    /// against a known solution is `wrong`. E.g. results/baselines/official-golf-peaks.csv.
+    #[arg(long, value_name = "CSV", num_args = 1.., requires = "solver")]
+    pub reference: Vec<PathBuf>,
     /// Level files and directories (`-`: one file's levels from standard input).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,

@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use frontier::distributed::Cluster;
 use frontier::engine::control::Limits;
+use frontier::external::{self, ExternalSolver, Reference};
 use frontier::harness;
 use frontier::harness::batch::{self, BatchOptions};
-use frontier::harness::provenance::{Levels, Settings};
+use frontier::harness::provenance::{Levels, Settings, SolverProvenance};
 use frontier::harness::registry::LevelTask;
 
 use super::args::{LimitArgs, SolveArgs};
@@ -52,6 +53,9 @@ pub struct Config {
     pub repeat: usize,
     pub warm_below_ms: Option<f64>,
     pub parallel_levels: Option<usize>,
+    /// The program that solves the levels in place of frontier's search (`--solver`), and
+    /// what its sidecar records of it.
+    pub solver: Option<(Arc<ExternalSolver>, SolverProvenance)>,
 }
 
 impl Config {
@@ -62,6 +66,26 @@ impl Config {
                 "--anytime {t}: expected a number of seconds, 0 or more"
             ));
         }
+        let solver = match &args.solver {
+            None => None,
+            Some(_) if args.limits.max_states.is_some() => {
+                return Err(
+                    "--max-states: an external solver's states are its own to count, not held"
+                        .into(),
+                );
+            }
+            Some(command) => {
+                let reference = Reference::read(&args.reference)
+                    .map_err(|e| format!("--reference: {e}"))?;
+                let solver = ExternalSolver::new(command.clone(), reference)?;
+                let recorded = SolverProvenance {
+                    command: command.clone(),
+                    version: solver.version(),
+                    enforcement: external::process::ENFORCEMENT.into(),
+                };
+                Some((Arc::new(solver), recorded))
+            }
+        };
         Ok(Config {
             levels: Levels {
                 paths: args.paths.clone(),
@@ -76,6 +100,7 @@ impl Config {
             repeat: args.repeat.into(),
             warm_below_ms: args.warm_below,
             parallel_levels: args.parallel_levels,
+            solver,
         })
     }
 
@@ -98,6 +123,10 @@ impl Config {
                 .warm_below_ms
                 .map(|ms| Duration::from_secs_f64(ms / 1e3)),
             cluster,
+            solver: self
+                .solver
+                .as_ref()
+                .map(|(solver, _)| Arc::clone(solver) as Arc<dyn batch::LevelSolver>),
         }
     }
 
@@ -116,6 +145,7 @@ impl Config {
                 .cluster
                 .as_ref()
                 .map(|c| format!("{} processes x {} workers", c.processes(), c.workers())),
+            solver: self.solver.as_ref().map(|(_, recorded)| recorded.clone()),
         }
     }
 

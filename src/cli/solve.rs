@@ -112,14 +112,19 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
     if !args.quiet {
+        // Only an external solver's answers can be wrong.
+        let wrong = Some(count(Status::Wrong))
+            .filter(|&n| n > 0)
+            .map(|n| format!(", {n} wrong"));
         eprintln!(
-            "{} in {:.3} s: {} solved, {} unsolvable, {} limit, {} error{}",
+            "{} in {:.3} s: {} solved, {} unsolvable, {} limit, {} error{}{}",
             words::count(rows.len(), "level"),
             started.elapsed().as_secs_f64(),
             count(Status::Solved),
             count(Status::Unsolvable),
             count(Status::Limit),
             count(Status::Error),
+            wrong.unwrap_or_default(),
             out.map(|p| format!(" -> {}", p.display()))
                 .unwrap_or_default()
         );

@@ -155,31 +155,31 @@ pub struct LevelEntry<L> {
     pub level: Result<L, LevelError>,
     /// The level alone, as a file of its game's format: what `solve --solver` hands an
     /// external solver.
-    pub alone: LevelFile,
+    pub alone: SingleLevelFile,
 }
 
 /// A level alone in a file of its game's format: the text, and the extension its format is
 /// read by (`txt`, `tsv`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LevelFile {
+pub struct SingleLevelFile {
     pub extension: String,
     pub text: String,
 }
 
-impl LevelFile {
+impl SingleLevelFile {
     /// The whole of `source`, a file that holds one level.
-    pub fn whole(source: &Source) -> LevelFile {
-        LevelFile::of_lines(source, std::iter::once(source.text))
+    pub fn whole(source: &Source) -> SingleLevelFile {
+        SingleLevelFile::of_lines(source, std::iter::once(source.text))
     }
 
     /// Lines of `source` (a header and the level's own lines, say), each ended by a newline.
-    pub fn of_lines<'a>(source: &Source, lines: impl IntoIterator<Item = &'a str>) -> LevelFile {
+    pub fn of_lines<'a>(source: &Source, lines: impl IntoIterator<Item = &'a str>) -> SingleLevelFile {
         let mut text = String::new();
         for line in lines {
             text.push_str(line.strip_suffix('\n').unwrap_or(line));
             text.push('\n');
         }
-        LevelFile {
+        SingleLevelFile {
             extension: source
                 .path
                 .extension()

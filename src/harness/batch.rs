@@ -52,6 +52,15 @@ pub struct BatchOptions {
     pub warm_below: Option<Duration>,
     /// The cluster that runs every search (levels then one at a time); `None`: this process.
     pub cluster: Option<Arc<Cluster>>,
+    /// What solves each level in place of its game's own search (`solve --solver`: another
+    /// program); `None`: frontier's search.
+    pub solver: Option<Arc<dyn LevelSolver>>,
+}
+
+/// A solver of levels other than their games' own searches: it answers each level with its
+/// row, under the limits and the interrupt of `ctl`.
+pub trait LevelSolver: Send + Sync + std::fmt::Debug {
+    fn solve(&self, task: &dyn LevelTask, ctl: &SearchControl) -> Row;
 }
 
 /// The most timed runs of a level timed warm (`BatchOptions::warm_below`).
@@ -186,7 +195,11 @@ fn solve_timed(
             .map(|cluster| cluster as Arc<dyn control::Backend>);
         let ctl = Arc::new(SearchControl::new(options.limits).on_backend(backend));
         monitor.started(index, task, &ctl);
-        (task.solve(&ctl), ctl)
+        let row = match &options.solver {
+            Some(solver) => solver.solve(task, &ctl),
+            None => task.solve(&ctl),
+        };
+        (row, ctl)
     };
     let (mut row, mut ctl) = run();
     let warm_below = options.warm_below.map_or(0.0, |d| d.as_secs_f64() * 1e3);

@@ -151,6 +151,7 @@ mod tests {
             max_memory_mib: None,
             anytime_s: None,
             distributed: None,
+            solver: None,
         };
         Provenance::now(recorded, settings)
             .write_beside(&csv)

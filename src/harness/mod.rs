@@ -41,7 +41,7 @@ use registry::LevelTask;
 use results::Row;
 
 use crate::engine::SearchControl;
-use crate::games::{Analyzed, GameId, Replay, Source, Verdict};
+use crate::games::{Analyzed, GameId, SingleLevelFile, Replay, Source, Verdict};
 
 /// Parses every file into its levels, in order; a file that could not be read is one level
 /// that ends as an `error` row.
@@ -170,6 +170,10 @@ impl LevelTask for Unreadable {
     }
 
     fn show(&self, _solution: Option<&str>) -> Result<Replay, String> {
+        Err(self.detail.clone())
+    }
+
+    fn alone(&self) -> Result<&SingleLevelFile, String> {
         Err(self.detail.clone())
     }
 }

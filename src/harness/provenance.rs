@@ -60,6 +60,21 @@ pub struct Settings {
     /// The cluster of a `--distributed` run ("2 processes x 1 workers"); absent for a local one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distributed: Option<String>,
+    /// The external solver of a `--solver` run; absent for frontier's own search. Not a
+    /// difference in timing settings: another solver is what two such runs compare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<SolverProvenance>,
+}
+
+/// An external solver as a run's sidecar records it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolverProvenance {
+    /// The command, placeholders and all.
+    pub command: String,
+    /// The first line of its `--version` output, where it has one.
+    pub version: Option<String>,
+    /// How its limits were held (docs/cli.md, "External solvers").
+    pub enforcement: String,
 }
 
 /// The machine a run was made on.
@@ -108,8 +123,13 @@ impl Provenance {
     pub fn summary(&self) -> String {
         let s = &self.settings;
         let limit = |name: &str, v: Option<String>| v.map(|v| format!(", {name} {v}"));
+        let solver = s.solver.as_ref().map(|solver| {
+            let version = solver.version.as_deref().map(|v| format!(" ({v})"));
+            format!("solver `{}`{}, ", solver.command, version.unwrap_or_default())
+        });
         format!(
-            "frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            "{}frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            solver.unwrap_or_default(),
             self.version,
             self.commit,
             words::count(s.threads, "thread"),
@@ -225,6 +245,7 @@ mod tests {
             max_memory_mib: Some(16_000),
             anytime_s: None,
             distributed: None,
+            solver: None,
         }
     }
 

@@ -15,7 +15,7 @@ use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{
-    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, LevelFile, Replay, Source, Verdict,
+    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, SingleLevelFile, Replay, Source, Verdict,
 };
 
 /// A game's file recognition and loading, as plain functions.
@@ -72,13 +72,13 @@ pub trait LevelTask: Send + Sync {
     fn show(&self, solution: Option<&str>) -> Result<Replay, String>;
     /// The level alone as a file of its game's format, or why it could not be read (an
     /// external solver is handed the file: `solve --solver`).
-    fn alone(&self) -> Result<&LevelFile, String>;
+    fn alone(&self) -> Result<&SingleLevelFile, String>;
 }
 
 struct Task<G: Game> {
     name: String,
     level: Result<G::Level, LevelError>,
-    alone: LevelFile,
+    alone: SingleLevelFile,
 }
 
 fn load<G: Game>(source: &Source) -> Vec<Box<dyn LevelTask>> {
@@ -188,7 +188,7 @@ impl<G: Game> LevelTask for Task<G> {
         }
     }
 
-    fn alone(&self) -> Result<&LevelFile, String> {
+    fn alone(&self) -> Result<&SingleLevelFile, String> {
         match &self.level {
             Ok(_) => Ok(&self.alone),
             Err(e) => Err(format!("{e} (the format: docs/{}.md)", G::ID)),

@@ -29,7 +29,7 @@ mod tests;
 use std::path::Path;
 
 use crate::engine::SearchControl;
-use crate::games::{Answer, Game, GameId, LevelEntry, LevelFile, Replay, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, SingleLevelFile, Replay, Source, Verdict};
 pub use rng::Rng;
 use rules::Board;
 
@@ -69,7 +69,7 @@ impl Game for Bender4 {
         vec![LevelEntry {
             name: source.stem.to_string(),
             level: level::parse(source).map(Level::new),
-            alone: LevelFile::whole(source),
+            alone: SingleLevelFile::whole(source),
         }]
     }
 

@@ -26,7 +26,7 @@ use space::GolfSpace;
 
 use crate::engine::SearchControl;
 use crate::engine::explore::Unfinished;
-use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, LevelFile, Replay, Source, Verdict};
+use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, SingleLevelFile, Replay, Source, Verdict};
 use crate::search::{analyze, bfs};
 
 pub use level::Level;
@@ -63,7 +63,7 @@ impl Game for GolfPeaks {
         vec![LevelEntry {
             name: source.stem.to_string(),
             level,
-            alone: LevelFile::whole(source),
+            alone: SingleLevelFile::whole(source),
         }]
     }
 

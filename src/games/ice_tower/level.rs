@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::rules::{Dir, Grid, Ice, Position, Tile};
-use crate::games::{LevelEntry, LevelError, LevelFile, Source};
+use crate::games::{LevelEntry, LevelError, SingleLevelFile, Source};
 
 /// The largest grid, border included (L4: the original game's limit).
 pub const MAX_COLS: usize = 20;
@@ -37,7 +37,7 @@ pub fn parse_file(source: &Source) -> Vec<LevelEntry<Puzzle>> {
         let Some(name) = level_name(line) else {
             entries.push(LevelEntry {
                 name: format!("{}:{line_no}", source.stem),
-                alone: LevelFile::of_lines(source, [line]),
+                alone: SingleLevelFile::of_lines(source, [line]),
                 level: Err(source.error(
                     Some(line_no),
                     format!(
@@ -71,7 +71,7 @@ pub fn parse_file(source: &Source) -> Vec<LevelEntry<Puzzle>> {
             Err(_) => format!("{}:{line_no}", source.stem),
         };
         // The `level NAME` line and the grid.
-        let alone = LevelFile::of_lines(source, lines[line_no - 1..i].iter().copied());
+        let alone = SingleLevelFile::of_lines(source, lines[line_no - 1..i].iter().copied());
         entries.push(LevelEntry { name, level, alone });
     }
     entries

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::rules::{Grid, SIDE, Tile};
-use crate::games::{LevelEntry, LevelFile, Source};
+use crate::games::{LevelEntry, SingleLevelFile, Source};
 
 /// One capture board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub fn parse(source: &Source) -> Vec<LevelEntry<Level>> {
                     grid,
                 })
             });
-        let alone = LevelFile::of_lines(source, block.iter().map(|&(_, line)| line));
+        let alone = SingleLevelFile::of_lines(source, block.iter().map(|&(_, line)| line));
         entries.push(LevelEntry { name, level, alone });
     }
     entries

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::rules::{Block, Cell, Puzzle};
-use crate::games::{LevelEntry, LevelFile, Source};
+use crate::games::{LevelEntry, SingleLevelFile, Source};
 
 /// The largest cropped grid side (spec §1.4).
 const MAX_SIDE: usize = 255;
@@ -15,7 +15,7 @@ pub fn parse_tsv(source: &Source) -> Vec<LevelEntry<Puzzle>> {
         vec![LevelEntry {
             name: source.stem.to_string(),
             level: Err(source.error(Some(line), message)),
-            alone: LevelFile::whole(source),
+            alone: SingleLevelFile::whole(source),
         }]
     };
     let mut lines = source
@@ -71,7 +71,7 @@ pub fn parse_tsv(source: &Source) -> Vec<LevelEntry<Puzzle>> {
                 .map_err(|message| source.error(Some(line_no), message))
         };
         seen.entry(name.clone()).or_insert(line_no);
-        let alone = LevelFile::of_lines(source, [header, line]);
+        let alone = SingleLevelFile::of_lines(source, [header, line]);
         entries.push(LevelEntry { name, level, alone });
     }
     entries
@@ -95,7 +95,7 @@ pub fn parse_txt(source: &Source) -> Vec<LevelEntry<Puzzle>> {
     vec![LevelEntry {
         name: source.stem.to_string(),
         level,
-        alone: LevelFile::whole(source),
+        alone: SingleLevelFile::whole(source),
     }]
 }
 
