@@ -18,7 +18,7 @@ Converts: the level file (a one-record .tsv with name/start/goal columns, or a .
          empty line, goal grid) into the start and goal strings; the solver's answer, one grid per
          position, into frontier's moves: the block whose cells changed, with a shortest chain of
          unit steps to its new place (BFS, U D L R order, as frontier writes them). The solver
-         reports no state count, so no `frontier-states:` line. Unsolvable: exit 1.
+         reports no state count, so no `frontier-states:` line. Unsolvable: prints `unsolvable`.
 """
 import os, subprocess, sys
 from collections import deque
@@ -75,6 +75,9 @@ def move(before, after):
     return f'{name}:{path}'
 
 def main():
+    if sys.argv[1:2] == ['--version']:  # what frontier records in the run's sidecar
+        print('lumi-a/sliding-blocks 20d9d4d (frontier wrapper)')
+        return
     if sys.argv[1:2] == ['--build']:
         with open(os.path.join(sys.argv[2], 'src', 'main.rs'), 'w') as f:
             f.write(DRIVER)
@@ -84,6 +87,9 @@ def main():
     start, goal = read_level(text)
     exe = os.environ.get('LUMI_SLIDING_BLOCKS', '/work/ext/sliding-blocks/target/release/sliding-blocks')
     run = subprocess.run([exe], input=(start + '\0' + goal).encode(), stdout=subprocess.PIPE)
+    if run.returncode == 1:  # the driver's "unsolvable": frontier's word for it
+        print('unsolvable')
+        return
     if run.returncode:
         sys.exit(run.returncode)
     grids = [cells(g) for g in run.stdout.decode().split('\0')[:-1]]
