@@ -37,8 +37,8 @@ fn tiny() -> &'static Path {
 /// frontier's own answers for the levels, as `name<TAB>solution` lines, for the solvers that
 /// answer from them.
 fn answers(dir: &Path) -> PathBuf {
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("results/baselines/official-golf-peaks.csv");
+    let reference =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baselines/official-golf-peaks.csv");
     let rows = parse_csv(&fs::read_to_string(reference).unwrap()).unwrap();
     let lines: String = rows
         .iter()
@@ -54,8 +54,8 @@ fn answers(dir: &Path) -> PathBuf {
 fn solve(dir: &Path, command: &str, extra: &[&str]) -> (Vec<Row>, Option<i32>, Duration) {
     let out = dir.join("results.csv");
     let golf = official("golf-peaks");
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("results/baselines/official-golf-peaks.csv");
+    let reference =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baselines/official-golf-peaks.csv");
     let mut args = vec![
         "solve",
         "--solver",
@@ -82,7 +82,11 @@ fn solve(dir: &Path, command: &str, extra: &[&str]) -> (Vec<Row>, Option<i32>, D
 }
 
 fn command(mode: &str, dir: &Path) -> String {
-    format!("{} {mode} {} {{name}}", tiny().display(), answers(dir).display())
+    format!(
+        "{} {mode} {} {{name}}",
+        tiny().display(),
+        answers(dir).display()
+    )
 }
 
 #[test]
@@ -118,10 +122,15 @@ fn a_wrong_answer_is_a_wrong_row_with_the_checker_s_reason() {
     }
     assert_eq!(status, Some(1));
     // compare: every level worse than frontier's own run, and exit 1.
-    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("results/baselines/official-golf-peaks.csv");
+    let base =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baselines/official-golf-peaks.csv");
     let compared = frontier(&["compare", str(&base), str(&dir.join("results.csv"))]);
-    assert_eq!(compared.status.code(), Some(1), "{}", text(&compared.stdout));
+    assert_eq!(
+        compared.status.code(),
+        Some(1),
+        "{}",
+        text(&compared.stdout)
+    );
     let report = text(&compared.stdout);
     for row in &rows {
         assert!(report.contains(&row.level), "{report}");
@@ -147,7 +156,10 @@ fn a_solver_past_the_memory_limit_is_killed_within_a_second() {
     let (rows, _, _) = solve(&dir, &command, &["--max-memory", "500", "--timeout", "30"]);
     for row in &rows {
         assert_eq!(row.status, Status::Limit, "{row:?}");
-        assert!(row.detail().starts_with("memory limit of 500 MiB"), "{row:?}");
+        assert!(
+            row.detail().starts_with("memory limit of 500 MiB"),
+            "{row:?}"
+        );
         // Touching 2 GiB takes about a second; it was stopped soon after crossing 500 MiB,
         // and long before its minute of sleep.
         assert!(row.millis < 2_000.0, "{row:?}");
@@ -192,7 +204,11 @@ fn no_process_outlives_its_level() {
         .args(["-f", &marker])
         .output()
         .expect("pgrep runs");
-    assert!(left.stdout.is_empty(), "left running: {}", text(&left.stdout));
+    assert!(
+        left.stdout.is_empty(),
+        "left running: {}",
+        text(&left.stdout)
+    );
 }
 
 #[test]

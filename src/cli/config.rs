@@ -75,8 +75,8 @@ impl Config {
                 );
             }
             Some(command) => {
-                let reference = Reference::read(&args.reference)
-                    .map_err(|e| format!("--reference: {e}"))?;
+                let reference =
+                    Reference::read(&args.reference).map_err(|e| format!("--reference: {e}"))?;
                 let solver = ExternalSolver::new(command.clone(), reference)?;
                 let recorded = SolverProvenance {
                     command: command.clone(),

@@ -44,8 +44,7 @@ impl ExternalSolver {
     /// A solver run as `command`, its answers judged against `reference`; the levels' files go
     /// to a folder of the system's temporary directory, made now.
     pub fn new(command: String, reference: Reference) -> Result<ExternalSolver, String> {
-        let scratch =
-            std::env::temp_dir().join(format!("frontier-solver-{}", std::process::id()));
+        let scratch = std::env::temp_dir().join(format!("frontier-solver-{}", std::process::id()));
         fs::create_dir_all(&scratch)
             .map_err(|e| format!("cannot make {}: {e}", scratch.display()))?;
         Ok(ExternalSolver {

@@ -282,7 +282,10 @@ fn read_tail(from: impl Read) -> (String, Option<u64>) {
             tail.drain(..=newline);
         }
     }
-    (String::from_utf8_lossy(&tail).trim_end().to_string(), states)
+    (
+        String::from_utf8_lossy(&tail).trim_end().to_string(),
+        states,
+    )
 }
 
 fn timeval(t: libc::timeval) -> Duration {
@@ -314,8 +317,13 @@ mod tests {
 
     #[test]
     fn standard_input_is_given() {
-        let run = run("tr a-z A-Z", Some(b"abc".to_vec()), ProcessLimits::default(), || false)
-            .unwrap();
+        let run = run(
+            "tr a-z A-Z",
+            Some(b"abc".to_vec()),
+            ProcessLimits::default(),
+            || false,
+        )
+        .unwrap();
         assert_eq!(run.stdout, b"ABC");
     }
 

@@ -173,7 +173,10 @@ impl SingleLevelFile {
     }
 
     /// Lines of `source` (a header and the level's own lines, say), each ended by a newline.
-    pub fn of_lines<'a>(source: &Source, lines: impl IntoIterator<Item = &'a str>) -> SingleLevelFile {
+    pub fn of_lines<'a>(
+        source: &Source,
+        lines: impl IntoIterator<Item = &'a str>,
+    ) -> SingleLevelFile {
         let mut text = String::new();
         for line in lines {
             text.push_str(line.strip_suffix('\n').unwrap_or(line));

@@ -341,7 +341,7 @@ pub fn compare(
         if b.hit_limit() && n.hit_limit() {
             continue;
         }
-        if n.states != b.states {
+        if n.states != b.states && b.states_known() && n.states_known() {
             let kind = if n.states > b.states {
                 Kind::MoreStates
             } else {
@@ -695,6 +695,15 @@ mod tests {
         let c = compare(&baseline(), &new, &none(), Tolerance::default());
         assert_eq!(kinds(&c), [Kind::FewerStates]);
         assert!(!c.regressed(), "fewer states is an improvement");
+    }
+
+    #[test]
+    fn an_external_solver_that_counts_no_states_is_not_compared_by_states() {
+        let mut new = baseline();
+        new[0].states = 0;
+        new[0].peak_kib = Some(20_000);
+        let c = compare(&baseline(), &new, &none(), Tolerance::default());
+        assert!(kinds(&c).is_empty(), "{:?}", kinds(&c));
     }
 
     #[test]

@@ -41,7 +41,7 @@ use registry::LevelTask;
 use results::Row;
 
 use crate::engine::SearchControl;
-use crate::games::{Analyzed, GameId, SingleLevelFile, Replay, Source, Verdict};
+use crate::games::{Analyzed, GameId, Replay, SingleLevelFile, Source, Verdict};
 
 /// Parses every file into its levels, in order; a file that could not be read is one level
 /// that ends as an `error` row.

@@ -125,7 +125,11 @@ impl Provenance {
         let limit = |name: &str, v: Option<String>| v.map(|v| format!(", {name} {v}"));
         let solver = s.solver.as_ref().map(|solver| {
             let version = solver.version.as_deref().map(|v| format!(" ({v})"));
-            format!("solver `{}`{}, ", solver.command, version.unwrap_or_default())
+            format!(
+                "solver `{}`{}, ",
+                solver.command,
+                version.unwrap_or_default()
+            )
         });
         format!(
             "{}frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",

@@ -15,7 +15,8 @@ use crate::games::ice_tower::IceTower;
 use crate::games::puzzle_quest::PuzzleQuest;
 use crate::games::sliding_blocks::SlidingBlocks;
 use crate::games::{
-    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, SingleLevelFile, Replay, Source, Verdict,
+    Analyzed, Answer, Game, GameId, LevelEntry, LevelError, Replay, SingleLevelFile, Source,
+    Verdict,
 };
 
 /// A game's file recognition and loading, as plain functions.

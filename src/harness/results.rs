@@ -270,6 +270,13 @@ impl Row {
         parts.join("; ")
     }
 
+    /// Whether `states` counts something: not for an external solver that reported no count
+    /// (its row has the kernel's measures, `peak_kib`, and 0 states), which compares with no
+    /// other run's states.
+    pub fn states_known(&self) -> bool {
+        self.states > 0 || self.peak_kib.is_none()
+    }
+
     /// The range of the level's run times: one run's time, or the fastest and slowest of
     /// several.
     pub fn millis_range(&self) -> (f64, f64) {

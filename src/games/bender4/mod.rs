@@ -29,7 +29,7 @@ mod tests;
 use std::path::Path;
 
 use crate::engine::SearchControl;
-use crate::games::{Answer, Game, GameId, LevelEntry, SingleLevelFile, Replay, Source, Verdict};
+use crate::games::{Answer, Game, GameId, LevelEntry, Replay, SingleLevelFile, Source, Verdict};
 pub use rng::Rng;
 use rules::Board;
 

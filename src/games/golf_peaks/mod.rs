@@ -26,7 +26,9 @@ use space::GolfSpace;
 
 use crate::engine::SearchControl;
 use crate::engine::explore::Unfinished;
-use crate::games::{Analyzed, Answer, Game, GameId, LevelEntry, SingleLevelFile, Replay, Source, Verdict};
+use crate::games::{
+    Analyzed, Answer, Game, GameId, LevelEntry, Replay, SingleLevelFile, Source, Verdict,
+};
 use crate::search::{analyze, bfs};
 
 pub use level::Level;
