@@ -1,15 +1,18 @@
 //! `frontier report`: one self-contained HTML page (inline CSS and SVG, no script, nothing
 //! fetched) with charts of results CSVs. On top, one summary table across all files (per file
-//! and game: levels, solved / optimal / unsolvable / limit / error, states, time, the slowest
-//! levels, and the verdict against the file's baseline); then each file's before/after
-//! comparison with its baseline (`--baseline DIR`, or the first of exactly two files); then,
-//! per file and game, states explored, time and states per second for every level; last, the
-//! gallery: every solved level's solution as a small animation ([`super::gallery`]), still
-//! until the pointer is on it.
+//! and game: levels, solved / optimal / unsolvable / limit / error, and wrong where a file has
+//! external solvers' rejected answers, states, time, the slowest levels, and the verdict against
+//! the file's baseline); then each file's before/after comparison with its baseline
+//! (`--baseline DIR`, or the first of exactly two files): the comparison's findings, every level
+//! of either run side by side, and per game log-log scatters of the two runs' times and, where
+//! both measured it, peak memory, and each level's time ratio; then, per file and game, states
+//! explored, time and states per second for every level; last, the gallery: every solved level's
+//! solution as a small animation ([`super::gallery`]), still until the pointer is on it.
 
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
-use super::compare::{self, Tolerance};
+use super::compare::{self, Finding, Kind, Tolerance};
 use super::gallery::{self, Animation};
 use super::results::{Row, Status};
 use super::runs::PairedTimes;
@@ -75,10 +78,23 @@ const SLOWEST: usize = 3;
 
 /// The table a reader looks at first: every file's games in one place.
 fn summary(out: &mut String, files: &[Compared]) {
-    out.push_str("<h2>Summary</h2>\n<table><tr><th>file</th><th>game</th><th>levels</th><th>solved</th><th>optimal</th><th>unsolvable</th><th>limit</th><th>error</th><th>states</th><th>time (ms)</th><th>slowest levels</th><th>against the baseline</th></tr>\n");
+    // Only external solvers' answers are ever wrong: the column is there when one was.
+    let any_wrong = files
+        .iter()
+        .any(|c| c.file.rows.iter().any(|r| r.status == Status::Wrong));
+    let wrong_header = if any_wrong { "<th>wrong</th>" } else { "" };
+    let _ = writeln!(
+        out,
+        "<h2>Summary</h2>\n<table><tr><th>file</th><th>game</th><th>levels</th><th>solved</th><th>optimal</th><th>unsolvable</th><th>limit</th><th>error</th>{wrong_header}<th>states</th><th>time (ms)</th><th>slowest levels</th><th>against the baseline</th></tr>"
+    );
     for Compared { file, baseline } in files {
         for (game, rows) in by_game(file.rows) {
             let count = |keep: fn(&Row) -> bool| rows.iter().filter(|r| keep(r)).count();
+            let wrong = if any_wrong {
+                format!("<td>{}</td>", count(|r| r.status == Status::Wrong))
+            } else {
+                String::new()
+            };
             // Levels of under a millisecond are no one's slowest.
             let mut slowest: Vec<&&Row> = rows.iter().filter(|r| r.millis >= 1.0).collect();
             slowest.sort_by(|a, b| b.millis.total_cmp(&a.millis));
@@ -131,7 +147,7 @@ fn summary(out: &mut String, files: &[Compared]) {
             };
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td>{verdict}</tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{wrong}<td>{}</td><td>{:.1}</td><td>{}</td>{verdict}</tr>",
                 escape(file.name),
                 game,
                 rows.len(),
@@ -287,27 +303,52 @@ fn comparison(out: &mut String, baseline: &Baseline, after: &Named) {
         "<pre class=\"{class}\">{}</pre>",
         escape(&result.render(before.name, after.name, tolerance))
     );
+    side_by_side(out, before, after, &result.findings);
     for (game, rows) in by_game(after.rows) {
-        let points: Vec<(String, f64, f64)> = rows
+        let pairs: Vec<(&Row, &Row)> = rows
             .iter()
-            .filter_map(|a| {
+            .filter_map(|&a| {
                 let b = before
                     .rows
                     .iter()
                     .find(|b| b.game == a.game && b.level == a.level)?;
-                Some((a.level.clone(), b.millis, a.millis))
+                Some((b, a))
             })
             .collect();
-        if points.is_empty() {
+        if pairs.is_empty() {
             continue;
         }
+        let points = |value: fn(&Row) -> Option<f64>| -> Vec<Point> {
+            pairs
+                .iter()
+                .filter_map(|&(b, a)| {
+                    Some(Point {
+                        label: a.level.clone(),
+                        before: value(b)?,
+                        after: value(a)?,
+                        status: a.status,
+                    })
+                })
+                .collect()
+        };
         let _ = writeln!(out, "<h3>{game} before/after</h3>");
         out.push_str(&scatter(
-            "wall time per level (ms): before → after",
-            &points,
-            tolerance.time_ratio,
+            "wall time per level: baseline → new",
+            " ms",
+            &points(|r| Some(r.millis)),
         ));
-        let values: Vec<f64> = points.iter().map(|p| p.2 / p.1.max(1e-6)).collect();
+        let memory = points(|r| r.peak_kib.map(|kib| kib as f64 / 1024.0));
+        if !memory.is_empty() {
+            out.push_str(&scatter(
+                "peak memory per level: baseline → new",
+                " MiB",
+                &memory,
+            ));
+        }
+        let values: Vec<f64> = pairs
+            .iter()
+            .map(|(b, a)| a.millis / b.millis.max(1e-6))
+            .collect();
         let colours = values
             .iter()
             .map(|&r| {
@@ -321,7 +362,7 @@ fn comparison(out: &mut String, baseline: &Baseline, after: &Named) {
             })
             .collect();
         let bars = Bars {
-            labels: points.iter().map(|p| p.0.clone()).collect(),
+            labels: pairs.iter().map(|(_, a)| a.level.clone()).collect(),
             values,
             colours,
         };
@@ -332,6 +373,148 @@ fn comparison(out: &mut String, baseline: &Baseline, after: &Named) {
             Some(1.0),
         ));
     }
+}
+
+/// Levels in the side-by-side table at most: a larger comparison shows those whose answers
+/// changed first, then those whose time grew most, which is what a reader looks for there.
+const SIDE_BY_SIDE: usize = 200;
+
+/// A level of the side-by-side table: its row in each run and what the comparison found.
+struct Level<'a> {
+    /// Its row in the baseline, else in the new run: its game and name.
+    row: &'a Row,
+    before: Option<&'a Row>,
+    after: Option<&'a Row>,
+    kinds: Vec<Kind>,
+}
+
+impl Level<'_> {
+    /// The new run's time over the baseline's (none unless both ran it in measurable time).
+    fn ratio(&self) -> Option<f64> {
+        match (self.before, self.after) {
+            (Some(b), Some(a)) if b.millis > 0.0 => Some(a.millis / b.millis),
+            _ => None,
+        }
+    }
+
+    /// Whether its answer changed, or it is in one run only: first in a table cut short.
+    fn answer_changed(&self) -> bool {
+        self.kinds.iter().any(|k| {
+            matches!(
+                k,
+                Kind::AnswerWorse | Kind::AnswerBetter | Kind::Missing | Kind::New
+            )
+        })
+    }
+
+    /// The class attribute of a cell: `bad` where the comparison found one of `worse`, `good`
+    /// where one of `better`.
+    fn mark(&self, worse: &[Kind], better: &[Kind]) -> &'static str {
+        if self.kinds.iter().any(|k| worse.contains(k)) {
+            " class=\"bad\""
+        } else if self.kinds.iter().any(|k| better.contains(k)) {
+            " class=\"good\""
+        } else {
+            ""
+        }
+    }
+}
+
+/// Every level of either run, one line each: both runs' answers and measures, and the time
+/// ratio. Which cells are better or worse is the comparison's finding, not judged again here.
+fn side_by_side(out: &mut String, before: &Named, after: &Named, findings: &[Finding]) {
+    // A level's key is the subject the comparison's findings name it by.
+    let key = |r: &Row| format!("{} {}", r.game, r.level);
+    let mut found: HashMap<String, Vec<Kind>> = HashMap::new();
+    for f in findings {
+        found.entry(f.subject.clone()).or_default().push(f.kind);
+    }
+    let mut only_after: HashMap<String, &Row> = after.rows.iter().map(|r| (key(r), r)).collect();
+    let mut levels: Vec<Level> = Vec::new();
+    for b in before.rows {
+        let k = key(b);
+        levels.push(Level {
+            row: b,
+            before: Some(b),
+            after: only_after.remove(&k),
+            kinds: found.remove(&k).unwrap_or_default(),
+        });
+    }
+    for a in after.rows {
+        let k = key(a);
+        if only_after.remove(&k).is_some() {
+            levels.push(Level {
+                row: a,
+                before: None,
+                after: Some(a),
+                kinds: found.remove(&k).unwrap_or_default(),
+            });
+        }
+    }
+    let left_out = levels.len().saturating_sub(SIDE_BY_SIDE);
+    if left_out > 0 {
+        levels.sort_by(|x, y| {
+            (y.answer_changed().cmp(&x.answer_changed())).then(
+                y.ratio()
+                    .unwrap_or(0.0)
+                    .total_cmp(&x.ratio().unwrap_or(0.0)),
+            )
+        });
+        levels.truncate(SIDE_BY_SIDE);
+    }
+    let runs = "<th>status</th><th>moves</th><th>time (ms)</th><th>states</th><th>peak (MiB)</th>";
+    let _ = writeln!(
+        out,
+        "<h3>levels side by side</h3>\n<table><tr><th rowspan=\"2\">game</th><th rowspan=\"2\">level</th><th colspan=\"5\">{}</th><th colspan=\"5\">{}</th><th rowspan=\"2\">time ratio</th></tr>\n<tr>{runs}{runs}</tr>",
+        escape(before.name),
+        escape(after.name)
+    );
+    for level in &levels {
+        let answer = level.mark(&[Kind::AnswerWorse, Kind::Missing], &[Kind::AnswerBetter]);
+        let states = level.mark(&[Kind::MoreStates], &[Kind::FewerStates]);
+        let ratio = level
+            .ratio()
+            .map(|r| format!("x{r:.2}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td>{}{}<td{}>{ratio}</td></tr>",
+            level.row.game,
+            escape(&level.row.level),
+            run_cells(level.before, "", ""),
+            run_cells(level.after, answer, states),
+            level.mark(&[Kind::Slower], &[Kind::Faster]),
+        );
+    }
+    out.push_str("</table>\n<p class=\"note\">*: proven optimal. Red and green: worse and better than the baseline, as the comparison above found it.");
+    if left_out > 0 {
+        let _ = write!(
+            out,
+            " {} left out: the largest time ratios and every changed answer are shown.",
+            crate::words::count(left_out, "level")
+        );
+    }
+    out.push_str("</p>\n");
+}
+
+/// A run's cells of a level: status, moves (`*`: proven optimal), time, states and peak memory,
+/// the answer's and the states' cells with the classes given.
+fn run_cells(row: Option<&Row>, answer: &str, states: &str) -> String {
+    let Some(r) = row else {
+        return format!("<td colspan=\"5\"{answer}>not in this run</td>");
+    };
+    let moves = r
+        .moves
+        .map(|m| format!("{m}{}", if r.optimal { "*" } else { "" }))
+        .unwrap_or_default();
+    let peak = r
+        .peak_kib
+        .map(|kib| format!("{:.1}", kib as f64 / 1024.0))
+        .unwrap_or_default();
+    format!(
+        "<td{answer}>{}</td><td{answer}>{moves}</td><td>{:.2}</td><td{states}>{}</td><td>{peak}</td>",
+        r.status, r.millis, r.states
+    )
 }
 
 fn status_colour(status: Status) -> &'static str {
@@ -468,12 +651,22 @@ fn short(label: &str) -> String {
     }
 }
 
-/// Before (x) against after (y) on log-log axes, with the diagonal and the tolerance band.
-fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String {
+/// One level of a before/after scatter: its value in each run, and the new run's status.
+struct Point {
+    label: String,
+    before: f64,
+    after: f64,
+    status: Status,
+}
+
+/// The baseline's values (x) against the new run's (y) on log-log axes, with the diagonal (no
+/// change) and, lightly, the lines of twice and half; each level coloured by the new run's
+/// status. A value at or under the axes' low end (a time of 0) sits on that end.
+fn scatter(title: &str, unit: &str, points: &[Point]) -> String {
     let (left, top, size) = (70.0, 24.0, 300.0);
-    let axis = LogAxis::new(points.iter().flat_map(|p| [p.1, p.2]));
+    let axis = LogAxis::new(points.iter().flat_map(|p| [p.before, p.after]));
     let at = |v: f64| size * axis.fraction(v);
-    let mut svg = svg_start(left + size + 30.0, top + size + 40.0, left, title);
+    let mut svg = svg_start(left + size + 30.0, top + size + 54.0, left, title);
     for tick in axis.decades() {
         let p = at(tick);
         let _ = write!(
@@ -485,38 +678,48 @@ fn scatter(title: &str, points: &[(String, f64, f64)], tolerance: f64) -> String
             top + size,
             left - 6.0,
             top + size - p + 4.0,
-            human(tick),
+            format_args!("{}{}", human(tick), escape(unit)),
             top + size + 16.0
         );
     }
-    // The diagonal (no change) and the tolerance line above it.
-    let shift = size * tolerance.log10() / (axis.high.log10() - axis.low.log10());
-    let _ = write!(
-        svg,
-        "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{top}\" stroke=\"#999\"/><line x1=\"{left}\" y1=\"{2:.1}\" x2=\"{1:.1}\" y2=\"{3:.1}\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>",
-        top + size,
-        left + size,
-        top + size - shift,
-        top - shift
-    );
-    for (label, before, after) in points {
-        let slower = after / before.max(1e-9) > tolerance;
+    // y = factor·x is the diagonal shifted up by log(factor): drawn where it crosses the square.
+    let decade = size / (axis.high.log10() - axis.low.log10());
+    for (factor, stroke) in [(1.0f64, "#999"), (2.0, "#ddd"), (0.5, "#ddd")] {
+        let shift = decade * factor.log10();
+        let (x0, x1) = ((-shift).max(0.0), (size - shift).min(size));
         let _ = write!(
             svg,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}: {:.2} ms → {:.2} ms</title></circle>",
-            left + at(*before),
-            top + size - at(*after),
-            if slower { "#c0392b" } else { "#2e86c1" },
-            escape(label),
-            before,
-            after
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{stroke}\"/>",
+            left + x0,
+            top + size - x0 - shift,
+            left + x1,
+            top + size - x1 - shift
         );
     }
+    for p in points {
+        let _ = write!(
+            svg,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}: {}{unit} → {}{unit}</title></circle>",
+            left + at(p.before),
+            top + size - at(p.after),
+            status_colour(p.status),
+            escape(&p.label),
+            human(p.before),
+            human(p.after),
+            unit = escape(unit)
+        );
+    }
+    let statuses: BTreeSet<Status> = points.iter().map(|p| p.status).collect();
+    let legend: Vec<String> = statuses
+        .iter()
+        .map(|&s| format!("<tspan fill=\"{}\">● {s}</tspan>", status_colour(s)))
+        .collect();
+    let legend = legend.join("  ");
     let _ = writeln!(
         svg,
-        "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"11\" fill=\"#555\">before (x) against after (y); dashed: x{tolerance} slower</text></svg>",
-        left,
-        top + size + 34.0
+        "<text x=\"{left}\" y=\"{:.0}\" font-size=\"11\" fill=\"#555\">baseline (x) against new (y); light lines: twice and half</text><text x=\"{left}\" y=\"{:.0}\" font-size=\"11\">{legend}</text></svg>",
+        top + size + 34.0,
+        top + size + 50.0
     );
     svg
 }
@@ -591,6 +794,29 @@ mod tests {
         )
     }
 
+    /// The page of `after.csv` compared with `before.csv`.
+    fn compared_page(before: &[Row], after: &[Row]) -> String {
+        let named = |name, rows| Named { name, rows };
+        html(
+            &[Compared {
+                file: named("after.csv", after),
+                baseline: Some(Baseline {
+                    file: named("before.csv", before),
+                    paired: &PairedTimes::new(),
+                    tolerance: Tolerance::default(),
+                }),
+            }],
+            &[],
+        )
+    }
+
+    /// The chart of the page titled `title`, whole.
+    fn chart<'a>(page: &'a str, title: &str) -> Option<&'a str> {
+        let start = page.find(&format!("aria-label=\"{title}\""))?;
+        let end = start + page[start..].find("</svg>")?;
+        Some(&page[start..end])
+    }
+
     #[test]
     fn the_page_is_self_contained_and_escapes_names() {
         let rows = vec![
@@ -617,18 +843,7 @@ mod tests {
             row("golf-peaks", "1-1", 100, 150.0),
             row("bender4", "maze", 7, 2.0),
         ];
-        let named = |name, rows| Named { name, rows };
-        let page = html(
-            &[Compared {
-                file: named("after.csv", &after),
-                baseline: Some(Baseline {
-                    file: named("before.csv", &before),
-                    paired: &PairedTimes::new(),
-                    tolerance: Tolerance::default(),
-                }),
-            }],
-            &[],
-        );
+        let page = compared_page(&before, &after);
         assert!(page.contains("REGRESSED: before.csv -&gt; after.csv"));
         // The summary comes first, one row per game, each with its verdict.
         let summary = &page[page.find("<h2>Summary").unwrap()..page.find("<pre").unwrap()];
@@ -685,5 +900,143 @@ mod tests {
             [1.0, 10.0, 100.0, 1000.0]
         );
         assert!((axis.fraction(10.0) - 1.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_side_by_side_table_lists_the_levels_of_either_run() {
+        let before = vec![
+            row("golf-peaks", "1-1", 100, 50.0),
+            row("golf-peaks", "gone", 100, 50.0),
+        ];
+        let after = vec![
+            Row {
+                moves: Some(5),
+                ..row("golf-peaks", "1-1", 100, 50.0)
+            },
+            Row {
+                peak_kib: Some(3 * 1024),
+                ..row("golf-peaks", "<new>", 40, 8.0)
+            },
+        ];
+        let page = compared_page(&before, &after);
+        let table = &page[page.find("<h3>levels side by side").expect("a table")..];
+        let table = &table[..table.find("</table>").unwrap()];
+        let line = |level: &str| {
+            let start = table.find(&format!("<td>{level}</td>")).expect(level);
+            &table[start..start + table[start..].find("</tr>").unwrap()]
+        };
+        // A longer answer than the baseline's proven optimum is worse; the time ratio is kept.
+        assert!(
+            line("1-1").contains("<td class=\"bad\">solved</td><td class=\"bad\">5*</td>"),
+            "{table}"
+        );
+        assert!(line("1-1").ends_with("<td>x1.00</td>"), "{table}");
+        assert!(
+            line("gone").contains("<td colspan=\"5\" class=\"bad\">not in this run</td>"),
+            "{table}"
+        );
+        assert!(
+            line("&lt;new&gt;").contains(
+                "<td colspan=\"5\">not in this run</td><td>solved</td><td>3*</td><td>8.00</td><td>40</td><td>3.0</td><td></td>"
+            ),
+            "{table}"
+        );
+        assert_eq!(table.matches("<tr>").count(), 2 + 3, "two header lines");
+    }
+
+    #[test]
+    fn a_large_side_by_side_table_shows_changed_answers_and_slowdowns_first() {
+        let levels = |millis: fn(usize) -> f64| -> Vec<Row> {
+            (0..SIDE_BY_SIDE + 5)
+                .map(|i| row("golf-peaks", &format!("L{i}"), 100, millis(i)))
+                .collect()
+        };
+        let before = levels(|_| 10.0);
+        let mut after = levels(|i| 10.0 + i as f64);
+        after[0].status = Status::Limit;
+        let page = compared_page(&before, &after);
+        let table = &page[page.find("<h3>levels side by side").unwrap()..];
+        let (table, note) = table.split_once("</table>").unwrap();
+        let order: Vec<&str> = table
+            .split("<tr><td>golf-peaks</td><td>")
+            .skip(1)
+            .map(|line| &line[..line.find('<').unwrap()])
+            .collect();
+        assert_eq!(order.len(), SIDE_BY_SIDE);
+        assert_eq!(&order[..3], ["L0", "L204", "L203"]);
+        assert!(note.contains("5 levels left out"), "{note}");
+    }
+
+    #[test]
+    fn the_time_scatter_has_a_point_per_level_timed_in_both_runs() {
+        let before = vec![
+            row("golf-peaks", "1-1", 100, 0.0),
+            row("golf-peaks", "1-2", 100, 50.0),
+            row("golf-peaks", "gone", 100, 50.0),
+        ];
+        let after = vec![
+            Row {
+                status: Status::Wrong,
+                ..row("golf-peaks", "1-1", 100, 3.0)
+            },
+            row("golf-peaks", "1-2", 100, 20.0),
+            row("golf-peaks", "new", 100, 20.0),
+        ];
+        let page = compared_page(&before, &after);
+        let svg = chart(&page, "wall time per level: baseline → new").expect("a time scatter");
+        assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
+        // Coloured by the new run's status; a time of 0 sits on the axis's low end (1 ms): 3 ms
+        // is at log(3)/2 of the 1 ms to 100 ms axis.
+        assert!(
+            svg.contains(&format!(
+                "cx=\"70.0\" cy=\"252.4\" r=\"3.5\" fill=\"{}\"",
+                status_colour(Status::Wrong)
+            )),
+            "{svg}"
+        );
+        assert!(svg.contains(">1 ms</text>") && svg.contains(">100 ms</text>"));
+        assert!(svg.contains("● wrong") && svg.contains("● solved"));
+    }
+
+    #[test]
+    fn the_memory_scatter_needs_peak_memory_in_both_runs() {
+        let measured = |level: &str, kib: Option<u64>| Row {
+            peak_kib: kib,
+            ..row("golf-peaks", level, 100, 5.0)
+        };
+        let title = "peak memory per level: baseline → new";
+        let before = vec![measured("1-1", None), measured("1-2", Some(2048))];
+        let only_before = compared_page(
+            &before,
+            &[measured("1-1", Some(1024)), measured("1-2", None)],
+        );
+        assert!(!only_before.contains("peak memory"), "nothing said of it");
+        let both = compared_page(
+            &before,
+            &[measured("1-1", None), measured("1-2", Some(4096))],
+        );
+        let svg = chart(&both, title).expect("a memory scatter");
+        assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
+        assert!(svg.contains("1-2: 2 MiB → 4 MiB"), "{svg}");
+    }
+
+    #[test]
+    fn wrong_answers_have_their_column_in_the_summary_when_there_are_some() {
+        let right = vec![row("golf-peaks", "1-1", 100, 5.0)];
+        assert!(!page_of(&right, &[]).contains("<th>wrong</th>"));
+        let wrong = vec![
+            Row {
+                status: Status::Wrong,
+                ..row("golf-peaks", "1-1", 100, 5.0)
+            },
+            row("golf-peaks", "1-2", 100, 5.0),
+        ];
+        let page = page_of(&wrong, &[]);
+        assert!(page.contains("<th>error</th><th>wrong</th><th>states</th>"));
+        // levels, solved, optimal, unsolvable, limit, error, wrong.
+        assert!(
+            page.contains("<td>golf-peaks</td><td>2</td><td>1</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td>"),
+            "{page}"
+        );
     }
 }
