@@ -103,8 +103,9 @@ fn solved_and_unsolvable_levels_exit_zero_and_the_csv_goes_to_stdout() {
     ]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let csv = text(&run.stdout);
-    // The spec's twelve columns, then the range of times of repeated runs.
-    assert!(csv.starts_with("game,level,status,moves,optimal,score,states,expanded,millis,bytes_per_state,solution,detail,millis_min,millis_max\n"));
+    // The spec's twelve columns, then the range of times of repeated runs, then an external
+    // solver's peak memory and CPU time.
+    assert!(csv.starts_with("game,level,status,moves,optimal,score,states,expanded,millis,bytes_per_state,solution,detail,millis_min,millis_max,peak_kib,cpu_millis\n"));
     assert!(
         csv.contains("sliding-blocks,unsolvable,unsolvable,"),
         "{csv}"
