@@ -301,15 +301,6 @@ impl Reference {
     fn get(&self, game: GameId, level: &str) -> Option<Known> {
         self.known.get(&(game, level.to_string())).copied()
     }
-
-    /// How many levels it knows the answer of.
-    pub fn len(&self) -> usize {
-        self.known.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.known.is_empty()
-    }
 }
 
 #[cfg(test)]
