@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use super::bfs::{Layer, Target, chunk_size, expand_layer, full};
 use super::bounded::Bounded;
+use super::serial::SerialExploration;
 use super::visited::{ScratchPool, Visited};
 use super::{Layout, Limit, MoveBudget, SearchControl, Space, Stored, forward};
 
@@ -139,26 +140,62 @@ pub fn explore_frontier<P: Stored + MoveBudget>(
     sources: &[P::State],
     expand_goals: bool,
     ctl: &SearchControl,
-    mut each_layer: impl FnMut(&Exploration<P::State>, u32) -> bool,
+    each_layer: impl FnMut(&Exploration<P::State>, u32) -> bool,
 ) -> Result<Exploration<P::State>, Unfinished> {
+    let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
+    let untagged = std::iter::repeat(None);
+    let seed = std::iter::once((canonical.as_slice(), untagged));
+    explore_from(space, seed, expand_goals, ctl, each_layer)
+}
+
+/// [`explore`] that goes on from the layers that [`explore_serial`] completed before it
+/// stopped, rather than exploring them again.
+///
+/// [`explore_serial`]: super::serial::explore_serial
+pub fn explore_further<P: Stored + MoveBudget>(
+    space: &P,
+    explored: &SerialExploration<P::State>,
+    expand_goals: bool,
+    ctl: &SearchControl,
+) -> Result<Exploration<P::State>, Unfinished> {
+    explore_from(space, explored.layers(), expand_goals, ctl, |_, _| false)
+}
+
+/// The exploration from `seed`: its first layers, complete and canonical, each with the tags of
+/// the moves that reached its states (the sources alone, untagged, most often).
+fn explore_from<'s, P: Stored + MoveBudget, T: Iterator<Item = Option<u8>>>(
+    space: &P,
+    seed: impl Iterator<Item = (&'s [P::State], T)>,
+    expand_goals: bool,
+    ctl: &SearchControl,
+    mut each_layer: impl FnMut(&Exploration<P::State>, u32) -> bool,
+) -> Result<Exploration<P::State>, Unfinished>
+where
+    P::State: 's,
+{
     let exhaustive = Exhaustive {
         space,
         expand_goals,
     };
     let reversible = exhaustive.layout().reversible;
-    let visited = Visited::for_space(&exhaustive, false);
     let scratch = ScratchPool::new();
-    let canonical: Vec<P::State> = sources.iter().map(|&s| space.canonical(s)).collect();
-    let roots = visited.insert_roots(&canonical);
-    ctl.progress.add(roots, 0);
     let mut exploration = Exploration {
-        bounds: vec![0, visited.len() as u32],
-        visited,
+        bounds: vec![0],
+        visited: Visited::for_space(&exhaustive, false),
         first: 0,
-        layers: vec![roots],
+        layers: Vec::new(),
         expand_goals,
     };
-    let mut may_drop = each_layer(&exploration, 0);
+    let mut may_drop = false;
+    for (states, tags) in seed {
+        let stored = exploration.visited.insert_layer(states, tags);
+        ctl.progress.add(stored, 0);
+        exploration.bounds.push(exploration.visited.len() as u32);
+        exploration.layers.push(stored);
+        let depth = exploration.layers.len() as u32 - 1;
+        may_drop = each_layer(&exploration, depth) || may_drop;
+    }
+    assert!(!exploration.layers.is_empty(), "a search starts somewhere");
     let budget = space.max_depth().map_or(usize::MAX, |d| d as usize);
     while exploration.layers.len() <= budget {
         let last = exploration.layers.len() - 1;

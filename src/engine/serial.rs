@@ -8,9 +8,11 @@
 //!
 //! Here a state is stored once in a hash set and once in a vector in layer order, with the tag
 //! of the move that reached it, and nothing else. A caller gives the most states it accepts:
-//! past them the exploration gives up, so that a large space goes to the parallel search and
-//! this one's memory stays small. A space that fits gives the same layers as [`super::explore`]:
-//! the same states at the same depths (the order within a layer may differ).
+//! past them the exploration stops and hands over the layers it completed, from which
+//! [`super::explore::explore_further`] goes on in parallel, so that a large space is not
+//! explored twice and this one's memory stays small. A space that fits gives the same layers
+//! as [`super::explore`]: the same states at the same depths (the order within a layer may
+//! differ).
 
 use hashbrown::HashSet;
 
@@ -22,6 +24,8 @@ use super::{MoveBudget, Stored};
 pub struct SerialExploration<S> {
     /// Every state reached, layer after layer.
     states: Vec<S>,
+    /// The tag of the move that reached each state ([`NO_TAG`] for none).
+    tags: Vec<u8>,
     /// Where each layer begins in `states`, then the end of the last one.
     bounds: Vec<usize>,
 }
@@ -30,14 +34,15 @@ pub struct SerialExploration<S> {
 const NO_TAG: u8 = u8::MAX;
 
 /// Explores everything reachable from `sources` (at least one) on this thread, goals expanded
-/// like any state unless `expand_goals` is false, up to the space's move budget; `None` once
-/// more than `most` states are reached.
+/// like any state unless `expand_goals` is false, up to the space's move budget. Once more
+/// than `most` states are reached: `Err` with the layers completed before (the sources at
+/// least), for [`super::explore::explore_further`].
 pub fn explore_serial<P: Stored + MoveBudget>(
     space: &P,
     sources: &[P::State],
     expand_goals: bool,
     most: usize,
-) -> Option<SerialExploration<P::State>> {
+) -> Result<SerialExploration<P::State>, SerialExploration<P::State>> {
     let mut seen: HashSet<P::State, StateHasher> =
         HashSet::with_capacity_and_hasher(sources.len() * 4, StateHasher::default());
     let mut states: Vec<P::State> = Vec::with_capacity(sources.len() * 4);
@@ -66,7 +71,14 @@ pub fn explore_serial<P: Stored + MoveBudget>(
                 let next = space.canonical(next);
                 if seen.insert(next) {
                     if states.len() == most {
-                        return None;
+                        let complete = bounds[bounds.len() - 1];
+                        states.truncate(complete);
+                        tags.truncate(complete);
+                        return Err(SerialExploration {
+                            states,
+                            tags,
+                            bounds,
+                        });
                     }
                     states.push(next);
                     tags.push(space.move_tag(&next, &state).unwrap_or(NO_TAG));
@@ -78,7 +90,24 @@ pub fn explore_serial<P: Stored + MoveBudget>(
         }
         bounds.push(states.len());
     }
-    Some(SerialExploration { states, bounds })
+    Ok(SerialExploration {
+        states,
+        tags,
+        bounds,
+    })
+}
+
+impl<S: Copy> SerialExploration<S> {
+    /// The layers completed: each one's states, with the tag of the move that reached each.
+    pub fn layers(&self) -> impl Iterator<Item = (&[S], impl Iterator<Item = Option<u8>> + '_)> {
+        self.bounds.windows(2).map(|w| {
+            let tags = self.tags[w[0]..w[1]].iter();
+            (
+                &self.states[w[0]..w[1]],
+                tags.map(|&t| Some(t).filter(|&t| t != NO_TAG)),
+            )
+        })
+    }
 }
 
 impl<S: Copy> Layers<S> for SerialExploration<S> {
@@ -102,7 +131,7 @@ impl<S: Copy> Layers<S> for SerialExploration<S> {
 mod tests {
     use super::*;
     use crate::engine::SearchControl;
-    use crate::engine::explore::explore;
+    use crate::engine::explore::{explore, explore_further};
     use crate::engine::testing::{EightPuzzle, HARDEST, SOLVED, pack};
 
     /// The layers as sorted sets, so that two explorations compare whatever the order within
@@ -127,8 +156,9 @@ mod tests {
             (vec![pack(SOLVED), pack(HARDEST), pack(SOLVED)], true),
             (vec![pack(HARDEST)], false),
         ] {
-            let serial = explore_serial(&space, &sources, expand_goals, usize::MAX)
-                .expect("no bound on the states");
+            let Ok(serial) = explore_serial(&space, &sources, expand_goals, usize::MAX) else {
+                panic!("no bound on the states");
+            };
             let parallel = explore(&space, &sources, expand_goals, &ctl).unwrap();
             assert_eq!(sorted(&serial), sorted(&parallel));
             assert_eq!(serial.states(), parallel.states());
@@ -136,11 +166,20 @@ mod tests {
     }
 
     #[test]
-    fn gives_up_past_the_most_states() {
+    fn stops_past_the_most_states_and_the_parallel_search_goes_on() {
         let space = EightPuzzle::new(SOLVED, false);
-        let sources = [pack(SOLVED)];
-        assert!(explore_serial(&space, &sources, true, 181_439).is_none());
-        let all = explore_serial(&space, &sources, true, 181_440).map(|e| e.states());
-        assert_eq!(all, Some(181_440));
+        let sources = [pack(SOLVED), pack(HARDEST)];
+        let ctl = SearchControl::unlimited();
+        let whole = explore(&space, &sources, true, &ctl).unwrap();
+        for most in [2, 3, 1_000, 181_439] {
+            let Err(partial) = explore_serial(&space, &sources, true, most) else {
+                panic!("{most} states are fewer than the space's");
+            };
+            assert!(partial.states() <= most as u64);
+            let further = explore_further(&space, &partial, true, &ctl).unwrap();
+            assert_eq!(sorted(&further), sorted(&whole), "after {most} states");
+        }
+        let all = explore_serial(&space, &sources[..1], true, 181_440).map(|e| e.states());
+        assert_eq!(all.ok(), Some(181_440));
     }
 }

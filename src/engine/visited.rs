@@ -280,14 +280,22 @@ impl<S: Pod + Eq + Hash> Visited<S> {
     pub fn insert_roots(&self, states: &[S]) -> u64 {
         assert!(self.is_empty(), "the roots are the first states");
         assert!(!states.is_empty(), "a search starts somewhere");
+        self.insert_layer(states, std::iter::repeat(None))
+    }
+
+    /// Stores `states` after those stored already, each reached by the move of its tag in
+    /// `tags`, with no parent: a layer of a search that another one began. Returns how many
+    /// were new.
+    pub fn insert_layer(&self, states: &[S], tags: impl Iterator<Item = Option<u8>>) -> u64 {
         let mut batch = Batch::new();
         batch.reserved = self
             .arena
             .reserve(states.len().min(u32::MAX as usize) as u32);
         let mut stored = 0;
+        let mut tags = tags;
         for chunk in states.chunks(BATCH) {
-            for &state in chunk {
-                batch.push(state, u32::MAX, None, 0, 0);
+            for (&state, came_by) in chunk.iter().zip(&mut tags) {
+                batch.push(state, u32::MAX, came_by, 0, 0);
             }
             self.insert_batch(&mut batch, |_, _, _, _| stored += 1);
         }

@@ -27,6 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use dashmap::DashSet;
+use foldhash::fast::FixedState;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -248,7 +250,7 @@ pub(crate) struct Unit<'c> {
     pub goal_rank: usize,
     pub index: usize,
     goal: ShapeId,
-    classes: &'c [Vec<ShapeId>],
+    classes: &'c [Box<[ShapeId]>],
 }
 
 /// The searching side of a run: it lists the units, searches those it is given, in parallel
@@ -299,8 +301,8 @@ impl<'o> Searcher<'o> {
                 if self.halted().is_some() {
                     return;
                 }
-                let classes = self.shapes.class_sets(goal, self.options.pieces);
-                let units: Vec<&[Vec<ShapeId>]> = classes.chunks(UNIT_CLASSES).collect();
+                let classes = self.list(goal);
+                let units: Vec<&[Box<[ShapeId]>]> = classes.chunks(UNIT_CLASSES).collect();
                 units
                     .into_par_iter()
                     .enumerate()
@@ -324,6 +326,25 @@ impl<'o> Searcher<'o> {
         self.bar.finish_and_clear();
     }
 
+    /// The classes of goal shape `goal`, each as its free shapes, sorted: the parts of the
+    /// listing are listed in parallel into one set, then sorted (in parallel), so that the
+    /// units are the same on every run.
+    fn list(&self, goal: ShapeId) -> Vec<Box<[ShapeId]>> {
+        let pieces = self.options.pieces;
+        let found: DashSet<Box<[ShapeId]>, FixedState> = DashSet::default();
+        let parts = self.shapes.listing_parts(goal, pieces);
+        parts.par_iter().for_each(|part| {
+            self.shapes.list_part(part, pieces, |free| {
+                if !found.contains(free) {
+                    found.insert(free.into());
+                }
+            })
+        });
+        let mut classes: Vec<Box<[ShapeId]>> = found.into_iter().collect();
+        classes.par_sort_unstable();
+        classes
+    }
+
     /// Searches a unit's classes one after another: its tallies, or `None` when the run was
     /// halted before the unit's end.
     fn search_unit(&self, unit: Unit) -> Option<Finished> {
@@ -341,7 +362,7 @@ impl<'o> Searcher<'o> {
                 return None;
             }
             let started = Instant::now();
-            let class = shapes.class(goal, free.clone());
+            let class = shapes.class(goal, free.to_vec());
             let ctl = Arc::new(SearchControl::new(Limits {
                 max_bytes: options.memory_budget,
                 ..Limits::default()

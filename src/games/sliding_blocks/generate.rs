@@ -11,7 +11,8 @@
 //! other could never cover the board's), the goal is put in the lower-right corner and the
 //! rest of the board is tiled with pieces and empty cells, the first undecided cell (row-major)
 //! being either empty or the first cell of a piece placed there (each tiling found once). The
-//! listing keeps each class's piece set only ([`Shapes::class_sets`]); a class's solved
+//! listing keeps each class's piece set only, and comes in parts that can be listed apart
+//! ([`Shapes::listing_parts`], [`Shapes::list_part`]); a class's solved
 //! positions are tiled again, with exactly its pieces, when it is searched ([`Shapes::class`]),
 //! so that memory holds the positions of the classes being searched and of no other. A
 //! class's hardest puzzle comes from one multi-source breadth-first search from all its solved
@@ -24,7 +25,6 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 
-use foldhash::fast::FixedState;
 use serde::{Deserialize, Serialize};
 
 use super::bits::{Bits, Key, Steps};
@@ -32,7 +32,7 @@ use super::rules::{Block, Cell, Puzzle};
 use super::space::SlidingSpace;
 use super::{Level, WithSpace, with_space};
 use crate::engine::{Limit, SearchControl};
-use crate::search::{Layers, explore, explore_serial};
+use crate::search::{Layers, explore_further, explore_serial};
 
 /// When the goal piece has reached the lower-right corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,10 +130,114 @@ pub struct Shapes {
     pub board: Board,
     /// Normalised masks (bounding box at the upper-left), by shape id.
     masks: Vec<u64>,
-    /// By cell: the placements whose first (lowest) cell it is, with their shape.
-    starting_at: Vec<Vec<(u64, ShapeId)>>,
     /// By shape: its placements, with their first cell.
     placements: Vec<Vec<(u64, u8)>>,
+    /// Every placement, for the listing.
+    trie: PlacementTrie,
+}
+
+/// A node where no placement ends ([`TrieNode::shape`]).
+const NO_SHAPE: ShapeId = ShapeId::MAX;
+
+/// Every placement as a path from its first cell through its other cells in increasing
+/// order, shared prefixes shared, so that the placements lying inside a set of undecided cells
+/// are found by walking only the paths inside it. The listing meets cells with tens of
+/// thousands of placements starting there (4×5), of which a few fit the cells left: scanning
+/// them all was most of its time.
+struct PlacementTrie {
+    /// The roots by first cell, then every other node; a node's children are consecutive.
+    nodes: Vec<TrieNode>,
+}
+
+#[derive(Clone, Copy)]
+struct TrieNode {
+    cell: u8,
+    /// The shape of the placement whose cells are the path's, or [`NO_SHAPE`].
+    shape: ShapeId,
+    /// The children's index range in [`PlacementTrie::nodes`].
+    children: (u32, u32),
+}
+
+impl PlacementTrie {
+    fn new(starting_at: &[Vec<(u64, ShapeId)>]) -> PlacementTrie {
+        let mut nodes: Vec<TrieNode> = (0..starting_at.len())
+            .map(|first| TrieNode {
+                cell: first as u8,
+                shape: NO_SHAPE,
+                children: (0, 0),
+            })
+            .collect();
+        for (first, placements) in starting_at.iter().enumerate() {
+            // Each placement as its cells after the first, increasing: sorted so, the
+            // placements sharing a prefix are consecutive, the prefix's own first.
+            let mut paths: Vec<(Vec<u8>, ShapeId)> = placements
+                .iter()
+                .map(|&(cells, shape)| (cells_of(cells & !(1 << first)), shape))
+                .collect();
+            paths.sort_unstable();
+            let mut rest = paths.as_slice();
+            if let Some(((path, shape), longer)) = rest.split_first()
+                && path.is_empty()
+            {
+                nodes[first].shape = *shape;
+                rest = longer;
+            }
+            nodes[first].children = Self::grow(&mut nodes, rest, 0);
+        }
+        PlacementTrie { nodes }
+    }
+
+    /// Adds the children of a node, whose placements beyond it are `paths` (each with more
+    /// than `depth` cells after the first), one per cell `depth` of theirs; their index range.
+    fn grow(nodes: &mut Vec<TrieNode>, paths: &[(Vec<u8>, ShapeId)], depth: usize) -> (u32, u32) {
+        let groups: Vec<&[(Vec<u8>, ShapeId)]> =
+            paths.chunk_by(|a, b| a.0[depth] == b.0[depth]).collect();
+        let start = nodes.len();
+        nodes.extend(groups.iter().map(|group| TrieNode {
+            cell: group[0].0[depth],
+            shape: NO_SHAPE,
+            children: (0, 0),
+        }));
+        for (k, mut group) in groups.iter().copied().enumerate() {
+            if group[0].0.len() == depth + 1 {
+                nodes[start + k].shape = group[0].1;
+                group = &group[1..];
+            }
+            nodes[start + k].children = Self::grow(nodes, group, depth + 1);
+        }
+        (start as u32, (start + groups.len()) as u32)
+    }
+
+    /// Appends to `out` every placement starting at `first` whose cells are all `undecided`
+    /// (`first` among them), with its shape.
+    fn fitting(&self, first: usize, undecided: u64, out: &mut Vec<(u64, ShapeId)>) {
+        self.walk(first, 1 << first, undecided, out);
+    }
+
+    fn walk(&self, node: usize, cells: u64, undecided: u64, out: &mut Vec<(u64, ShapeId)>) {
+        let TrieNode {
+            shape, children, ..
+        } = self.nodes[node];
+        if shape != NO_SHAPE {
+            out.push((cells, shape));
+        }
+        for child in children.0 as usize..children.1 as usize {
+            let cell = self.nodes[child].cell;
+            if undecided >> cell & 1 != 0 {
+                self.walk(child, cells | 1 << cell, undecided, out);
+            }
+        }
+    }
+}
+
+/// The cells of `mask`, increasing.
+fn cells_of(mut mask: u64) -> Vec<u8> {
+    let mut cells = Vec::with_capacity(mask.count_ones() as usize);
+    while mask != 0 {
+        cells.push(mask.trailing_zeros() as u8);
+        mask &= mask - 1;
+    }
+    cells
 }
 
 impl Shapes {
@@ -176,7 +280,7 @@ impl Shapes {
         Shapes {
             board,
             masks,
-            starting_at,
+            trie: PlacementTrie::new(&starting_at),
             placements,
         }
     }
@@ -220,41 +324,50 @@ impl Shapes {
         self.masks[shape as usize]
     }
 
-    /// The classes whose goal piece has shape `goal`, with exactly `pieces` pieces (the goal
-    /// piece included; `None`: any number), each as its free shapes, sorted. Only the piece
-    /// sets are kept, not their solved positions: [`Shapes::class`] tiles a class's positions
-    /// again when it is searched, so a search holds its own class's positions and no other's.
-    pub fn class_sets(&self, goal: ShapeId, pieces: Option<usize>) -> Vec<Vec<ShapeId>> {
-        let max_free = pieces.map_or(self.board.cells(), |p| p.saturating_sub(1));
-        let mut found: HashSet<Vec<ShapeId>, FixedState> = HashSet::default();
+    /// The listing of the classes whose goal piece has shape `goal`, with exactly `pieces`
+    /// pieces (the goal piece included; `None`: any number), cut into parts that can be listed
+    /// apart: the tilings that place a first piece on one of the first cells, those before it
+    /// left empty, one part per such placement, and one for the tilings leaving the first
+    /// [`SPLIT_EMPTY`] cells empty. Every tiling of the listing is in exactly one part.
+    pub fn listing_parts(&self, goal: ShapeId, pieces: Option<usize>) -> Vec<ListingPart> {
+        let mut parts = Vec::new();
+        let mut tiling = Tiling::listing(self, pieces, true, |undecided, placed| {
+            parts.push(ListingPart {
+                undecided,
+                placed: placed.to_vec(),
+            })
+        });
+        tiling.tile(self.board.all() & !self.in_corner(goal), 0);
+        parts
+    }
+
+    /// Calls `found` with the free shapes, sorted, of every tiling of `part` with the listing's
+    /// number of pieces: each class of the part as often as it has solved positions there. Only
+    /// the piece sets are kept, not their positions: [`Shapes::class`] tiles a class's
+    /// positions again when it is searched, so a search holds its own class's positions and no
+    /// other's.
+    pub fn list_part(
+        &self,
+        part: &ListingPart,
+        pieces: Option<usize>,
+        mut found: impl FnMut(&[ShapeId]),
+    ) {
         let mut key: Vec<ShapeId> = Vec::new();
-        let mut tiling = Tiling {
-            starting_at: &self.starting_at,
-            budget: None,
-            empty_left: usize::MAX,
-            max_free,
-            placed: Vec::new(),
-            complete: |placed: &[(ShapeId, u8)]| {
-                if pieces.is_some_and(|p| placed.len() + 1 != p) {
-                    return;
-                }
+        let mut tiling = Tiling::listing(self, pieces, false, |_, placed| {
+            if pieces.is_none_or(|p| placed.len() + 1 == p) {
                 key.clear();
                 key.extend(placed.iter().map(|&(s, _)| s));
                 key.sort_unstable();
-                if !found.contains(key.as_slice()) {
-                    found.insert(key.clone());
-                }
-            },
-        };
-        tiling.tile(self.board.all() & !self.in_corner(goal));
-        let mut sets: Vec<Vec<ShapeId>> = found.into_iter().collect();
-        sets.sort_unstable();
-        sets
+                found(&key);
+            }
+        });
+        tiling.placed.clone_from(&part.placed);
+        tiling.tile(part.undecided, part.placed.len());
     }
 
     /// The class of goal shape `goal` and free shapes `free` (sorted), with all its solved
     /// positions: the tilings of the board outside the goal piece in its corner by exactly
-    /// these pieces, in the order the tiling of [`Shapes::class_sets`] meets them.
+    /// these pieces.
     pub fn class(&self, goal: ShapeId, free: Vec<ShapeId>) -> Class {
         let corner = self.in_corner(goal);
         // The class's tiling runs on its own shape numbers, its distinct shapes in order
@@ -265,26 +378,25 @@ impl Shapes {
             .iter()
             .map(|&shape| free.iter().filter(|&&f| f == shape).count() as u8)
             .collect();
-        // Only the class's own shapes' placements, in the order of the whole list.
         let mut starting_at: Vec<Vec<(u64, ShapeId)>> = vec![Vec::new(); self.board.cells()];
         for (own, &shape) in distinct.iter().enumerate() {
             for &(cells, first) in &self.placements[shape as usize] {
                 starting_at[usize::from(first)].push((cells, own as ShapeId));
             }
         }
-        for placements in &mut starting_at {
-            placements.sort_unstable();
-        }
         let covered: u32 = free.iter().map(|&s| self.size(s)).sum::<u32>() + self.size(goal);
         let mut solved = Vec::new();
         let mut sorted: Vec<(ShapeId, u8)> = Vec::new();
         let mut tiling = Tiling {
-            starting_at: &starting_at,
+            placements: Placements::Listed(&starting_at),
             budget: Some(budget),
             empty_left: self.board.cells() - covered as usize,
             max_free: free.len(),
+            least_free: free.len(),
+            split: false,
             placed: Vec::new(),
-            complete: |placed: &[(ShapeId, u8)]| {
+            fitting: Vec::new(),
+            visit: |_, placed: &[(ShapeId, u8)]| {
                 if placed.len() == free.len() {
                     sorted.clear();
                     sorted.extend_from_slice(placed);
@@ -293,7 +405,7 @@ impl Shapes {
                 }
             },
         };
-        tiling.tile(self.board.all() & !corner);
+        tiling.tile(self.board.all() & !corner, 0);
         Class {
             goal,
             goal_anchor: corner.trailing_zeros() as u8,
@@ -303,55 +415,115 @@ impl Shapes {
     }
 }
 
+/// Cells that the parts of a listing may leave empty before the part's first piece
+/// ([`Shapes::listing_parts`]): the tilings leaving the first cells empty are many, so they
+/// are parted again at each of the first few cells, and the part that leaves them all empty
+/// holds a small share of the listing.
+const SPLIT_EMPTY: usize = 3;
+
+/// A part of a goal shape's listing ([`Shapes::listing_parts`]): the tilings that begin with
+/// these pieces and leave the cells before the first undecided one empty.
+pub struct ListingPart {
+    undecided: u64,
+    placed: Vec<(ShapeId, u8)>,
+}
+
+/// Where a tiling finds the placements that start at a cell.
+enum Placements<'a> {
+    /// Every shape's, in the trie.
+    Trie(&'a PlacementTrie),
+    /// A few shapes' placements, by first cell.
+    Listed(&'a [Vec<(u64, ShapeId)>]),
+}
+
 /// The recursion that tiles the cells left by the goal piece: the first undecided cell
 /// (row-major) is either empty or the first cell of a piece placed there, so each tiling is met
-/// once; `complete` is called with the pieces of each (shape and anchor, in placing order).
-struct Tiling<'a, C: FnMut(&[(ShapeId, u8)])> {
-    /// By cell: the placements that may start there.
-    starting_at: &'a [Vec<(u64, ShapeId)>],
+/// once; `visit` is called with the pieces of each (shape and anchor, in placing order), and
+/// when the tiling is `split` into parts, with the undecided cells and the pieces of each part
+/// instead.
+struct Tiling<'a, V: FnMut(u64, &[(ShapeId, u8)])> {
+    placements: Placements<'a>,
     /// Per shape (as the placements number them): how many more pieces of it may be placed
     /// (`None`: any number).
     budget: Option<Vec<u8>>,
     /// How many more cells may stay empty.
     empty_left: usize,
     max_free: usize,
+    /// The fewest free pieces a tiling must have: one with fewer pieces placed than that less
+    /// the cells left, each of which could hold one, is abandoned.
+    least_free: usize,
+    /// Whether a tiling stops at its first piece or after [`SPLIT_EMPTY`] empty cells, as a
+    /// part.
+    split: bool,
     /// The free pieces placed so far: shape and anchor.
     placed: Vec<(ShapeId, u8)>,
-    complete: C,
+    /// The placements fitting at the cells being decided, one run per level of the
+    /// recursion: reused, so that a tiling allocates nothing once it is deep enough.
+    fitting: Vec<(u64, ShapeId)>,
+    visit: V,
 }
 
-impl<C: FnMut(&[(ShapeId, u8)])> Tiling<'_, C> {
-    fn tile(&mut self, undecided: u64) {
-        if undecided == 0 {
-            (self.complete)(&self.placed);
+impl<'a, V: FnMut(u64, &[(ShapeId, u8)])> Tiling<'a, V> {
+    /// The listing's tiling: any shapes, as many cells empty as may be, at most the pieces
+    /// asked for.
+    fn listing(shapes: &'a Shapes, pieces: Option<usize>, split: bool, visit: V) -> Self {
+        let max_free = pieces.map_or(shapes.board.cells(), |p| p.saturating_sub(1));
+        Tiling {
+            placements: Placements::Trie(&shapes.trie),
+            budget: None,
+            empty_left: usize::MAX,
+            max_free,
+            least_free: pieces.map_or(0, |_| max_free),
+            split,
+            placed: Vec::new(),
+            fitting: Vec::new(),
+            visit,
+        }
+    }
+
+    /// Tiles `undecided`, `decided` cells having been decided before.
+    fn tile(&mut self, undecided: u64, decided: usize) {
+        if self.placed.len() + (undecided.count_ones() as usize) < self.least_free {
+            return;
+        }
+        if undecided == 0 || self.split && (!self.placed.is_empty() || decided == SPLIT_EMPTY) {
+            (self.visit)(undecided, &self.placed);
             return;
         }
         let first = undecided.trailing_zeros() as usize;
         if self.empty_left > 0 {
             self.empty_left -= 1;
-            self.tile(undecided & !(1 << first));
+            self.tile(undecided & !(1 << first), decided + 1);
             self.empty_left += 1;
         }
         if self.placed.len() == self.max_free {
             return;
         }
-        let placements = self.starting_at;
-        for &(cells, shape) in &placements[first] {
-            if cells & !undecided != 0
-                || self.budget.as_ref().is_some_and(|b| b[shape as usize] == 0)
-            {
+        let from = self.fitting.len();
+        match self.placements {
+            Placements::Trie(trie) => trie.fitting(first, undecided, &mut self.fitting),
+            Placements::Listed(listed) => self.fitting.extend(
+                listed[first]
+                    .iter()
+                    .filter(|&&(cells, _)| cells & !undecided == 0),
+            ),
+        }
+        for k in from..self.fitting.len() {
+            let (cells, shape) = self.fitting[k];
+            if self.budget.as_ref().is_some_and(|b| b[shape as usize] == 0) {
                 continue;
             }
             if let Some(budget) = &mut self.budget {
                 budget[shape as usize] -= 1;
             }
             self.placed.push((shape, first as u8));
-            self.tile(undecided & !cells);
+            self.tile(undecided & !cells, decided + 1);
             self.placed.pop();
             if let Some(budget) = &mut self.budget {
                 budget[shape as usize] += 1;
             }
         }
+        self.fitting.truncate(from);
     }
 }
 
@@ -476,17 +648,18 @@ impl WithSpace for SearchClass<'_> {
                 .collect()
         };
         // Most classes are small: they are explored on this thread, and only a large one by
-        // the engine's parallel search (which its memory budget follows).
+        // the engine's parallel search (which its memory budget follows), from the layers
+        // explored here.
         Ok(
             match explore_serial(&space, &sources, true, SERIAL_STATES) {
-                Some(layers) => {
+                Ok(layers) => {
                     // The serial search has no checks of its own: an interrupt or the memory
                     // guard's request stops the run here, between classes.
                     self.ctl.check()?;
                     self.hardest_of(&space, &sources[0], &layers)
                 }
-                None => {
-                    let layers = explore(&space, &sources, true, self.ctl)?;
+                Err(begun) => {
+                    let layers = explore_further(&space, &begun, true, self.ctl)?;
                     self.hardest_of(&space, &sources[0], &layers)
                 }
             },
@@ -494,9 +667,8 @@ impl WithSpace for SearchClass<'_> {
     }
 }
 
-/// The most positions of a class explored on one thread: past them, the class is explored
-/// again by the parallel search, which loses a fraction of a second (a thread's work on this
-/// many positions) and holds the serial search's memory to a few MiB per thread.
+/// The most positions of a class explored on one thread: past them, the parallel search goes
+/// on from the layers completed, and the serial search's memory stays a few MiB per thread.
 const SERIAL_STATES: usize = 1 << 18;
 
 impl SearchClass<'_> {
