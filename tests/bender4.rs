@@ -129,7 +129,11 @@ fn the_push_search_finds_the_known_shortest_routes_where_they_are_cheap() {
 
 #[test]
 fn the_program_search_wins_with_programs_far_shorter_than_routes() {
-    let budget = Budget::small();
+    // No proof here: this is the search's own test (the proofs have theirs, below).
+    let budget = Budget {
+        proof_score: 0,
+        ..Budget::small()
+    };
     for file in [
         "01-intro1.txt",
         "24-test19.txt",
@@ -161,6 +165,54 @@ fn the_program_search_wins_with_programs_far_shorter_than_routes() {
             "{file}: {solution} vs {plain}"
         );
     }
+}
+
+#[test]
+fn the_tutorials_and_validator_9_are_proven_shortest() {
+    // Every shorter canonical program is run and loses (prove.rs; its own tests hold the
+    // canonical forms to a brute force over every character).
+    for (file, best) in [
+        ("01-intro1.txt", 5),
+        ("02-intro2.txt", 5),
+        ("03-intro3.txt", 6),
+        ("04-intro4.txt", 3),
+        ("39-validator09.txt", 9),
+    ] {
+        let level = level(file);
+        let ctl = SearchControl::unlimited();
+        let Answer::Solved {
+            score,
+            solution,
+            proof,
+            note,
+            ..
+        } = search::solve(&level.board, &ctl, &Budget::default())
+        else {
+            panic!("{file}: not solved");
+        };
+        assert!(notation::wins(&level.board, &solution), "{file}");
+        assert_eq!(score, best, "{file}: {solution}");
+        assert!(proof.is_optimal(), "{file}: {note}");
+        assert!(
+            note.ends_with(&format!(
+                "every program of at most {} characters loses",
+                best - 1
+            )),
+            "{file}: {note}"
+        );
+    }
+    // A program past what the budget can prove keeps the bound it reached.
+    let level = level("05-intro5.txt");
+    let ctl = SearchControl::unlimited();
+    let Answer::Solved { proof, note, .. } = search::solve(&level.board, &ctl, &Budget::default())
+    else {
+        panic!("05-intro5: not solved");
+    };
+    assert!(!proof.is_optimal());
+    assert!(
+        note.ends_with("no program of at most 8 characters wins"),
+        "{note}"
+    );
 }
 
 #[test]

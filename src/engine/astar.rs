@@ -47,37 +47,40 @@ use rayon::prelude::*;
 use super::bfs::{chunk_size, full, grow_ahead};
 use super::control::{Limit, Limits};
 use super::visited::{Batch, Scratch, ScratchPool, StateHasher, Visited};
-use super::{Bounded, Heuristic, MoveBudget, SearchControl, SearchOutcome};
-
-/// The fewest queued states of a bucket that are searched for a goal in parallel.
-const PARALLEL_SCAN: usize = 1 << 16;
+use super::{Bounded, Heuristic, MoveBudget, SearchControl, SearchOutcome, Space};
 
 /// The states queued for one (f, g): indices into the visited set's arena, in the parts the
-/// chunks that queued them produced, and (ordered search only) states queued again after a
-/// goals-only expansion, each with its priority.
+/// chunks that queued them produced, (ordered search only) states queued again after a
+/// goals-only expansion, each with its priority, and the goals among the parts in queue order.
 ///
 /// Why parts: a bucket of a large search holds tens of millions of indices, and one vector
 /// grown as chunks arrive would be copied at every growth, briefly holding twice its size.
+/// Why goals apart: they are noted as they are queued, when their state is at hand; looking
+/// for them when the bucket is taken would read every queued state back from the arena, on one
+/// thread, between two parallel expansions. (A state queued again is never a goal: it was
+/// taken once already, and the search would have ended then.)
 #[derive(Default)]
 struct Bucket {
     parts: Vec<Vec<u32>>,
     ranked: Vec<(u32, u32)>,
+    goals: Vec<u32>,
 }
 
 impl Bucket {
     fn bytes(&self) -> u64 {
-        let indices: usize = self.parts.iter().map(Vec::capacity).sum();
+        let indices = self.parts.iter().map(Vec::capacity).sum::<usize>() + self.goals.capacity();
         (indices * size_of::<u32>()
             + self.parts.capacity() * size_of::<Vec<u32>>()
             + self.ranked.capacity() * size_of::<(u32, u32)>()) as u64
     }
 }
 
-/// What one chunk produced: successors queued by f minus the bucket's f, states of a goals-only
-/// expansion queued again for bucket (f + 1, g) with their priority, and the first optimal goal
-/// met.
+/// What one chunk produced: successors queued by f minus the bucket's f, the goals among them
+/// queued for a larger f (with that difference), states of a goals-only expansion queued again
+/// for bucket (f + 1, g) with their priority, and the first optimal goal met.
 struct ChunkResult {
     queued: Vec<Vec<u32>>,
+    later_goals: Vec<(u32, u32)>,
     deferred: Vec<(u32, u32)>,
     goal: Option<u32>,
 }
@@ -86,6 +89,7 @@ impl ChunkResult {
     fn empty() -> Self {
         ChunkResult {
             queued: Vec::new(),
+            later_goals: Vec::new(),
             deferred: Vec::new(),
             goal: None,
         }
@@ -93,7 +97,8 @@ impl ChunkResult {
 
     fn bytes(&self) -> u64 {
         let entries: usize = self.queued.iter().map(Vec::capacity).sum();
-        (entries * size_of::<u32>() + self.deferred.capacity() * size_of::<(u32, u32)>()) as u64
+        let pairs = self.later_goals.capacity() + self.deferred.capacity();
+        (entries * size_of::<u32>() + pairs * size_of::<(u32, u32)>()) as u64
     }
 }
 
@@ -237,6 +242,9 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
         };
         let root = self.visited.insert_root(start);
         self.ctl.progress.add(1, 0);
+        if space.is_goal(&start) {
+            return self.found(root);
+        }
         // No solution is shorter than the start's bound: what a limit reached before the first
         // bucket still proves.
         self.ctl.progress.set_depth(u64::from(h0));
@@ -249,20 +257,8 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
                 return SearchOutcome::Exhausted;
             }
             self.ctl.progress.set_depth(u64::from(f));
-            // A goal queued earlier with this f: every smaller f is done. (The first in queue
-            // order; looked for in parallel in a large bucket, which may hold millions, and on
-            // this thread in a small one, for which a round of the pool costs more.)
-            let visited = &self.visited;
-            let is_goal = |&i: &u32| space.is_goal(&visited.state(i));
-            let first_in = |part: &Vec<u32>| part.iter().copied().find(is_goal);
-            let queued = bucket.parts.iter().map(Vec::len).sum::<usize>();
-            let queued_goal = if queued >= PARALLEL_SCAN {
-                bucket.parts.par_iter().find_map_first(first_in)
-            } else {
-                bucket.parts.iter().find_map(first_in)
-            }
-            .or_else(|| bucket.ranked.iter().map(|&(i, _)| i).find(is_goal));
-            if let Some(goal) = queued_goal {
+            // A goal queued earlier with this f: every smaller f is done.
+            if let Some(&goal) = bucket.goals.first() {
                 return self.found(goal);
             }
             let goal = if self.ordered {
@@ -382,14 +378,14 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
         };
         let chunk = chunk_size(len);
         // A single chunk is expanded on the calling thread, without a round trip through the pool.
-        let chunks: Vec<ChunkResult> = if len <= chunk {
+        let results: Vec<ChunkResult> = if len <= chunk {
             parts.iter().map(|part| expand(part)).collect()
         } else {
             let slices: Vec<&[u32]> = parts.iter().flat_map(|p| p.chunks(chunk)).collect();
             slices.into_par_iter().map(expand).collect()
         };
         let mut goal = None;
-        for chunk in chunks {
+        for chunk in results {
             goal = goal.or(chunk.goal);
             for (delta, states) in (0..).zip(chunk.queued) {
                 if !states.is_empty() {
@@ -399,6 +395,13 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
                         .parts
                         .push(states);
                 }
+            }
+            for (delta, index) in chunk.later_goals {
+                self.open
+                    .entry((f + delta, g + 1))
+                    .or_default()
+                    .goals
+                    .push(index);
             }
             if !chunk.deferred.is_empty() {
                 self.open
@@ -476,21 +479,15 @@ fn expand_chunk<P: Heuristic + MoveBudget>(
             }
         }
         if batch.is_full() {
-            stored += settle(visited, batch, f, &mut result.queued);
+            stored += settle(space, visited, batch, f, &mut result);
         }
     }
-    stored += settle(visited, batch, f, &mut result.queued);
+    stored += settle(space, visited, batch, f, &mut result);
     // The slack of doubling would be memory too; the worker drops it, not the thread that
     // queues every chunk's states one after another.
     for states in &mut result.queued {
         states.shrink_to_fit();
     }
-    // Goals are looked for after the set's locks are released; only those at f are optimal.
-    result.goal = result.queued.first().and_then(|at_f| {
-        at_f.iter()
-            .copied()
-            .find(|&i| space.is_goal(&visited.state(i)))
-    });
     // A state searched only for goals and queued again is counted as expanded once, when its
     // expansion is completed: `expanded` never exceeds `states`.
     ctl.progress
@@ -500,25 +497,40 @@ fn expand_chunk<P: Heuristic + MoveBudget>(
 }
 
 /// Hands a batch of successors of bucket (f, _) to the set, and queues the ones it stored (new,
-/// or reached with a smaller g) by their f less `f`; returns how many were new.
+/// or reached with a smaller g) by their f less `f`, noting the goals among them (the first at
+/// f, which is optimal, and those of a larger f for their buckets); returns how many were new.
 ///
 /// The heuristic was computed before the visited set is asked, so that dead states are never
 /// stored: in the games with strong dead-state tests (Ice Tower) they outnumber the live ones.
 /// Each candidate carries its f as the batch tag.
-fn settle<S: bytemuck::Pod + Eq + std::hash::Hash>(
-    visited: &Visited<S>,
-    batch: &mut Batch<S>,
+fn settle<P: Space>(
+    space: &P,
+    visited: &Visited<P::State>,
+    batch: &mut Batch<P::State>,
     f: u32,
-    queued: &mut Vec<Vec<u32>>,
+    result: &mut ChunkResult,
 ) -> u64 {
     let mut new = 0;
-    visited.insert_batch(batch, |_, index, f_next, was_new| {
+    let ChunkResult {
+        queued,
+        later_goals,
+        goal,
+        ..
+    } = result;
+    visited.insert_batch(batch, |state, index, f_next, was_new| {
         new += u64::from(was_new);
-        let delta = (f_next - f) as usize;
-        if queued.len() <= delta {
-            queued.resize_with(delta + 1, Vec::new);
+        let delta = f_next - f;
+        if queued.len() <= delta as usize {
+            queued.resize_with(delta as usize + 1, Vec::new);
         }
-        queued[delta].push(index);
+        queued[delta as usize].push(index);
+        if space.is_goal(&state) {
+            if delta > 0 {
+                later_goals.push((delta, index));
+            } else if goal.is_none() {
+                *goal = Some(index);
+            }
+        }
     });
     new
 }

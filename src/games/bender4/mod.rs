@@ -5,6 +5,7 @@
 //! - [`program`]: program lines, the call-stack interpreter and the win/loss timeline (§2.2–2.3).
 //! - [`notation`]: `check`, replaying a program line with the rules alone.
 //! - [`draw`]: pictures of the map and of a program's run, step by step (`frontier show`).
+//! - [`prove`]: the shortest program proven, by running every shorter canonical program.
 //! - [`routes`]: the (cell, field mask) graph without pushes: shortest route, distance table.
 //! - [`rng`]: the deterministic random numbers of the searches.
 
@@ -15,6 +16,7 @@ pub mod judge;
 pub mod level;
 pub mod notation;
 pub mod program;
+pub mod prove;
 pub mod rng;
 pub mod routes;
 pub mod rules;

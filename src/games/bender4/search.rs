@@ -13,6 +13,7 @@ use super::Rng;
 use super::anneal::{self, Best, Genome, Schedule};
 use super::compress::compress;
 use super::judge::{Judge, MAX_MAIN, Record};
+use super::prove::{self, Shortest};
 use super::routes::PlainGraph;
 use super::rules::{Board, CellSet, Effect, direction};
 use super::space::PushSpace;
@@ -36,6 +37,11 @@ pub struct Budget {
     pub refine: Schedule,
     /// Mixed into every random seed (0 by default; other values give independent runs).
     pub seed: u64,
+    /// The proof that no shorter program wins ([`prove::shortest_below`]) is tried for
+    /// programs of at most `proof_score` characters, running at most `proof_programs`
+    /// programs: by default every program of up to 8 characters (1.2 million), about a second.
+    pub proof_score: usize,
+    pub proof_programs: u64,
 }
 
 impl Default for Budget {
@@ -58,6 +64,8 @@ impl Default for Budget {
                 t_end: 0.1,
             },
             seed: 0,
+            proof_score: 12,
+            proof_programs: 1_500_000,
         }
     }
 }
@@ -146,18 +154,45 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
     if let Some(stopped) = memory_stop(ctl) {
         return stopped;
     }
-    match found {
-        Some(s) => Answer::Solved {
-            moves: u64::from(s.steps),
-            score: s.line.len() as u64,
-            solution: s.line,
-            // A limit of the run may have cut the program search short.
-            proof: Proof::Unproven {
-                limit: ctl.check().err().map(crate::games::Limit::from),
-            },
-            note: format!("{} programs run", s.programs_run),
-        },
-        None => Answer::limit(crate::games::Limit::Budget),
+    let Some(s) = found else {
+        return Answer::limit(crate::games::Limit::Budget);
+    };
+    let stopped = || ctl.check().is_err();
+    let below = if s.line.len() <= budget.proof_score {
+        s.line.len()
+    } else {
+        0
+    };
+    let proof = prove::shortest_below(board, below, budget.proof_programs, &stopped);
+    let searched = match proof.programs_run {
+        0 => format!("{} programs run", s.programs_run),
+        proved => format!("{} programs run, then {proved} to prove", s.programs_run),
+    };
+    // A limit of the run may have cut the search or the proof short.
+    let unproven = || Proof::Unproven {
+        limit: ctl.check().err().map(crate::games::Limit::from),
+    };
+    let (line, steps, proof, note) = match proof.shortest {
+        Shortest::Found { line, steps } => {
+            let note = format!("{searched}: the first winner of the shortest length");
+            (line, steps, Proof::Optimal, note)
+        }
+        Shortest::Loses { within } if within + 1 == s.line.len() => {
+            let note = format!("{searched}: every program of at most {within} characters loses");
+            (s.line, s.steps, Proof::Optimal, note)
+        }
+        Shortest::Loses { within: 0 } => (s.line, s.steps, unproven(), searched),
+        Shortest::Loses { within } => {
+            let note = format!("{searched}: no program of at most {within} characters wins");
+            (s.line, s.steps, unproven(), note)
+        }
+    };
+    Answer::Solved {
+        moves: u64::from(steps),
+        score: line.len() as u64,
+        solution: line,
+        proof,
+        note,
     }
 }
 
