@@ -160,9 +160,9 @@ fn a_solver_past_the_memory_limit_is_killed_within_a_second() {
             row.detail().starts_with("memory limit of 500 MiB"),
             "{row:?}"
         );
-        // Touching 2 GiB takes about a second; it was stopped soon after crossing 500 MiB,
-        // and long before its minute of sleep.
-        assert!(row.millis < 2_000.0, "{row:?}");
+        // Touching 2 GiB takes about a second (three on a loaded machine); it was stopped soon
+        // after crossing 500 MiB, and long before its minute of sleep.
+        assert!(row.millis < 10_000.0, "{row:?}");
         let peak = row.peak_kib.unwrap();
         assert!((500 << 10..800 << 10).contains(&peak), "{row:?}");
     }
