@@ -211,20 +211,25 @@ pub fn analyze_all(
         bar
     };
     let running = super::Guarded::default();
-    let analyses = super::guard_memory(limits.max_bytes, &running, || {
-        tasks
-            .iter()
-            .map(|task| {
-                bar.set_message(task.name().to_string());
-                let ctl = Arc::new(SearchControl::new(limits));
-                *running.lock().unwrap_or_else(|e| e.into_inner()) = vec![Arc::clone(&ctl)];
-                let analysis = analyze_under(task.as_ref(), &ctl);
-                running.lock().unwrap_or_else(|e| e.into_inner()).clear();
-                bar.inc(1);
-                analysis
-            })
-            .collect()
-    });
+    let analyses = super::guard_memory(
+        limits.max_bytes,
+        &running,
+        || {},
+        || {
+            tasks
+                .iter()
+                .map(|task| {
+                    bar.set_message(task.name().to_string());
+                    let ctl = Arc::new(SearchControl::new(limits));
+                    *running.lock().unwrap_or_else(|e| e.into_inner()) = vec![Arc::clone(&ctl)];
+                    let analysis = analyze_under(task.as_ref(), &ctl);
+                    running.lock().unwrap_or_else(|e| e.into_inner()).clear();
+                    bar.inc(1);
+                    analysis
+                })
+                .collect()
+        },
+    );
     bar.finish_and_clear();
     analyses
 }

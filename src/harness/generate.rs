@@ -295,7 +295,9 @@ impl<'o> Searcher<'o> {
         take: impl Fn(&Unit) -> bool + Sync,
         found: impl Fn(Finished) + Sync,
     ) {
-        super::guard_memory(self.options.memory_budget, &self.running, || {
+        let budget = self.options.memory_budget;
+        let over = || self.halt(Halt::Limit(Limit::Memory(budget.unwrap_or(0))));
+        super::guard_memory(budget, &self.running, over, || {
             let goals = self.goals.par_iter().enumerate();
             goals.for_each(|(goal_rank, &goal)| {
                 if self.halted().is_some() {

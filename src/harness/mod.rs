@@ -219,13 +219,17 @@ fn proc_kib(path: &str, key: &str) -> Option<u64> {
 pub(crate) type Guarded = std::sync::Mutex<Vec<std::sync::Arc<SearchControl>>>;
 
 /// Runs `work` while a thread holds the process to `budget` bytes of resident memory (none:
-/// no guard): every 200 ms, past it, each search in `running` whose stop is not already
-/// pending is asked to stop with [`crate::engine::Limit::Memory`]. For the commands without
-/// `solve`'s batch monitor (`analyze`, `generate`); a search's own `Limits::max_bytes` stops
-/// it at its next check, this catches what the searches do not count.
+/// no guard): at once and then every 200 ms, past it, each search in `running` whose stop is
+/// not already pending is asked to stop with [`crate::engine::Limit::Memory`], and `over` is
+/// called, for the work between searches (`generate` halts: no class starts after it). For the
+/// commands without `solve`'s batch monitor (`analyze`, `generate`); a search's own
+/// `Limits::max_bytes` stops it at its next check, this catches what the searches do not count.
+/// (Why at once too: a run shorter than the period, or one between searches at each sample,
+/// would otherwise pass its budget unseen.)
 pub(crate) fn guard_memory<R>(
     budget: Option<u64>,
     running: &Guarded,
+    over: impl Fn() + Send,
     work: impl FnOnce() -> R,
 ) -> R {
     use std::sync::mpsc::{self, RecvTimeoutError};
@@ -233,14 +237,17 @@ pub(crate) fn guard_memory<R>(
     let (done, finished) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
         scope.spawn(move || {
-            while let Err(RecvTimeoutError::Timeout) =
-                finished.recv_timeout(std::time::Duration::from_millis(200))
-            {
+            loop {
                 if resident_bytes().is_some_and(|held| held > budget) {
                     let running = running.lock().unwrap_or_else(|e| e.into_inner());
                     for ctl in running.iter().filter(|c| !c.stop.pending()) {
                         ctl.stop.request(crate::engine::Limit::Memory(budget));
                     }
+                    over();
+                }
+                let next = finished.recv_timeout(std::time::Duration::from_millis(200));
+                if !matches!(next, Err(RecvTimeoutError::Timeout)) {
+                    break;
                 }
             }
         });
