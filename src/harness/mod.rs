@@ -243,6 +243,8 @@ pub(crate) fn guard_memory<R>(
                     for ctl in running.iter().filter(|c| !c.stop.pending()) {
                         ctl.stop.request(crate::engine::Limit::Memory(budget));
                     }
+                    // Released first: `over` may take the same lock (`generate`'s halt does).
+                    drop(running);
                     over();
                 }
                 let next = finished.recv_timeout(std::time::Duration::from_millis(200));
