@@ -520,6 +520,46 @@ fn short_levels_are_timed_warm_until_their_runs_add_up() {
 }
 
 #[test]
+fn effort_runs_more_bender_programs_and_is_recorded() {
+    use frontier::harness::results::parse_csv;
+    let dir = scratch("effort");
+    let level = common::own("bender4/corridor.txt");
+    let solve = |effort: Option<&str>, out: &Path| {
+        let mut args = vec!["solve", "--quiet", "--out", str(out), str(&level)];
+        args.extend(effort.map(|e| ["--effort", e]).into_iter().flatten());
+        let run = frontier(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let row = parse_csv(&fs::read_to_string(out).unwrap())
+            .unwrap()
+            .remove(0);
+        let sidecar = fs::read_to_string(format!("{}.json", str(out))).unwrap();
+        let detail = row.note.clone();
+        let programs: u64 = detail
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{detail}"));
+        (row, programs, sidecar)
+    };
+    let (plain, plain_programs, sidecar) = solve(None, &dir.join("plain.csv"));
+    assert!(!sidecar.contains("\"effort\""), "{sidecar}");
+    let (more, more_programs, sidecar) = solve(Some("2"), &dir.join("more.csv"));
+    assert!(sidecar.contains("\"effort\": 2"), "{sidecar}");
+    assert!(
+        more_programs > plain_programs,
+        "{plain_programs} vs {more_programs}"
+    );
+    assert_eq!(plain.status, more.status);
+    let zero = frontier(&["solve", "--effort", "0", str(&level)]);
+    assert!(!zero.status.success());
+    assert!(
+        text(&zero.stderr).contains("--effort"),
+        "{}",
+        text(&zero.stderr)
+    );
+}
+
+#[test]
 fn analyze_measures_the_eight_puzzle_and_writes_its_layers() {
     let dir = scratch("analyze");
     let level = dir.join("eight.txt");

@@ -200,6 +200,10 @@ pub struct SolveArgs {
     /// --timeout, 60 without one; 0: none).
     #[arg(long, value_name = "SECONDS")]
     pub anytime: Option<f64>,
+    /// Per level, N times the default candidates for a search that only bounds its answer
+    /// (Bender's programs; default 1): shorter programs, N times the program search's time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub effort: Option<u32>,
     /// No progress bars, no line per `error` or `limit` row, no summary line.
     #[arg(long)]
     pub quiet: bool,

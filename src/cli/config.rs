@@ -36,6 +36,7 @@ impl LimitArgs {
             // the budget (the guard holds the whole process to it every tick).
             max_bytes: memory_budget(self.max_memory),
             anytime: None,
+            effort: None,
         }
     }
 }
@@ -93,6 +94,7 @@ impl Config {
             },
             limits: Limits {
                 anytime: args.anytime.map(Duration::from_secs_f64),
+                effort: args.effort,
                 ..args.limits.limits()
             },
             timeout_s: args.limits.timeout.0,
@@ -141,6 +143,7 @@ impl Config {
             timeout_s: self.timeout_s,
             max_memory_mib: self.limits.max_bytes.map(|b| b >> 20),
             anytime_s: self.anytime_s,
+            effort: self.limits.effort,
             distributed: options
                 .cluster
                 .as_ref()
@@ -160,7 +163,7 @@ impl Config {
         for task in tasks {
             (task.game().as_str(), task.name()).hash(&mut hasher);
         }
-        (self.limits.max_states, self.repeat).hash(&mut hasher);
+        (self.limits.max_states, self.limits.effort, self.repeat).hash(&mut hasher);
         for given in [self.timeout_s, self.anytime_s, self.warm_below_ms] {
             given.map(f64::to_bits).hash(&mut hasher);
         }

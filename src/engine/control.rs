@@ -38,6 +38,9 @@ pub struct Limits {
     /// How long a game may look for some solution, without proof, after a limit stopped its
     /// optimal search: `None` for the game's default, zero for not at all.
     pub anytime: Option<Duration>,
+    /// How many times its default candidates a search that only bounds its answer (Bender's
+    /// program search) runs: `None` for once. A count, so its answers are the same every run.
+    pub effort: Option<u32>,
 }
 
 /// Why a search stopped before finishing. Serialisable: the workers of a distributed search

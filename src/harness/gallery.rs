@@ -150,6 +150,7 @@ mod tests {
             timeout_s: None,
             max_memory_mib: None,
             anytime_s: None,
+            effort: None,
             distributed: None,
             solver: None,
         };

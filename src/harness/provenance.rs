@@ -57,6 +57,9 @@ pub struct Settings {
     pub timeout_s: Option<f64>,
     pub max_memory_mib: Option<u64>,
     pub anytime_s: Option<f64>,
+    /// `--effort` (absent: the default, and before the flag existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<u32>,
     /// The cluster of a `--distributed` run ("2 processes x 1 workers"); absent for a local one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distributed: Option<String>,
@@ -132,7 +135,7 @@ impl Provenance {
             )
         });
         format!(
-            "{}frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
+            "{}frontier {} ({}), {}{}, {} at a time, {} per level{}{}{}{}{}{}; {} ({} cores, {} MiB, {}); {}",
             solver.unwrap_or_default(),
             self.version,
             self.commit,
@@ -148,6 +151,7 @@ impl Provenance {
             limit("timeout", s.timeout_s.map(|v| format!("{v} s"))).unwrap_or_default(),
             limit("max-memory", s.max_memory_mib.map(|v| format!("{v} MiB"))).unwrap_or_default(),
             limit("anytime", s.anytime_s.map(|v| format!("{v} s"))).unwrap_or_default(),
+            limit("effort", s.effort.map(|v| v.to_string())).unwrap_or_default(),
             self.machine.cpu,
             self.machine.cores,
             self.machine.memory_mib,
@@ -191,6 +195,11 @@ impl Provenance {
             "anytime",
             format!("{:?}", a.anytime_s),
             format!("{:?}", b.anytime_s),
+        );
+        differ(
+            "effort",
+            format!("{:?}", a.effort),
+            format!("{:?}", b.effort),
         );
         let on = |d: &Option<String>| d.clone().unwrap_or_else(|| "this process".into());
         differ("backend", on(&a.distributed), on(&b.distributed));
@@ -248,6 +257,7 @@ mod tests {
             timeout_s: Some(120.0),
             max_memory_mib: Some(16_000),
             anytime_s: None,
+            effort: None,
             distributed: None,
             solver: None,
         }

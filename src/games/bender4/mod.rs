@@ -76,7 +76,12 @@ impl Game for Bender4 {
     }
 
     fn solve(level: &Level, ctl: &SearchControl) -> Answer {
-        search::solve(&level.board, ctl, &search::Budget::default())
+        let effort = ctl.budget.limits.effort.unwrap_or(1);
+        search::solve(
+            &level.board,
+            ctl,
+            &search::Budget::default().with_effort(effort),
+        )
     }
 
     fn check(level: &Level, solution: &str) -> Result<Verdict, String> {

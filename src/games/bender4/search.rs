@@ -85,6 +85,15 @@ impl Budget {
         b
     }
 
+    /// The budget of `--effort N`: N times the refinement's candidates. Refinement is where
+    /// more candidates pay most: on the 30 validators (2026-11-28), four times the default's
+    /// candidates in all gave programs about 5% shorter in three times the time, sixteen
+    /// times the refinement's about 6% in the same time (docs/bender4.md).
+    pub fn with_effort(mut self, effort: u32) -> Self {
+        self.refine.iterations = self.refine.iterations.saturating_mul(u64::from(effort));
+        self
+    }
+
     /// The budget for a map whose shortest plain route has `moves` moves: maps with short
     /// routes (the tutorials) get proportionally fewer candidates.
     fn scaled(&self, moves: usize) -> Self {
