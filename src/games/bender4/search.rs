@@ -86,9 +86,9 @@ impl Budget {
     }
 
     /// The budget of `--effort N`: N times the refinement's candidates. Refinement is where
-    /// more candidates pay most: on the 30 validators (2026-11-28), four times the default's
-    /// candidates in all gave programs about 5% shorter in three times the time, sixteen
-    /// times the refinement's about 6% in the same time (docs/bender4.md).
+    /// more candidates pay most: on the 30 validators (2026-11-28), sixteen times the
+    /// refinement's candidates gave programs 6% shorter in 86 s against 30 s, slightly better
+    /// than four times every chain's in 94 s (docs/bender4.md, "More effort").
     pub fn with_effort(mut self, effort: u32) -> Self {
         self.refine.iterations = self.refine.iterations.saturating_mul(u64::from(effort));
         self
