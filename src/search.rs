@@ -21,7 +21,7 @@ pub use crate::distributed::Portable;
 // Beams and whole-space exploration run on this process's threads whatever the backend.
 pub use crate::engine::beam::{anytime, beam};
 pub use crate::engine::explore::{Layers, analyze, count_reachable, explore, explore_further};
-pub use crate::engine::serial::explore_serial;
+pub use crate::engine::serial::SerialExplorer;
 
 /// The cluster a level's control names as its backend; `None`: this process's threads.
 fn cluster(ctl: &SearchControl) -> Option<&Cluster> {

@@ -148,10 +148,10 @@ pub fn explore_frontier<P: Stored + MoveBudget>(
     explore_from(space, seed, expand_goals, ctl, each_layer)
 }
 
-/// [`explore`] that goes on from the layers that [`explore_serial`] completed before it
+/// [`explore`] that goes on from the layers that [`SerialExplorer`] completed before it
 /// stopped, rather than exploring them again.
 ///
-/// [`explore_serial`]: super::serial::explore_serial
+/// [`SerialExplorer`]: super::serial::SerialExplorer
 pub fn explore_further<P: Stored + MoveBudget>(
     space: &P,
     explored: &SerialExploration<P::State>,

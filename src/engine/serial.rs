@@ -7,12 +7,15 @@
 //! inserts, setup and teardown a half of that; this search made the run 1.45x faster).
 //!
 //! Here a state is stored once in a hash set and once in a vector in layer order, with the tag
-//! of the move that reached it, and nothing else. A caller gives the most states it accepts:
+//! of the move that reached it, and nothing else; a [`SerialExplorer`] keeps both from one
+//! exploration to the next. A caller gives the most states it accepts:
 //! past them the exploration stops and hands over the layers it completed, from which
 //! [`super::explore::explore_further`] goes on in parallel, so that a large space is not
 //! explored twice and this one's memory stays small. A space that fits gives the same layers
 //! as [`super::explore`]: the same states at the same depths (the order within a layer may
 //! differ).
+
+use std::hash::Hash;
 
 use hashbrown::HashSet;
 
@@ -20,7 +23,7 @@ use super::explore::Layers;
 use super::visited::StateHasher;
 use super::{MoveBudget, Stored};
 
-/// The layers of a small space explored by [`explore_serial`].
+/// The layers of a small space explored by [`SerialExplorer::explore`].
 pub struct SerialExploration<S> {
     /// Every state reached, layer after layer.
     states: Vec<S>,
@@ -33,68 +36,105 @@ pub struct SerialExploration<S> {
 /// A move tag as stored: `NO_TAG` for none ([`Stored::move_tag`]'s `None`).
 const NO_TAG: u8 = u8::MAX;
 
-/// Explores everything reachable from `sources` (at least one) on this thread, goals expanded
-/// like any state unless `expand_goals` is false, up to the space's move budget. Once more
-/// than `most` states are reached: `Err` with the layers completed before (the sources at
-/// least), for [`super::explore::explore_further`].
-pub fn explore_serial<P: Stored + MoveBudget>(
-    space: &P,
-    sources: &[P::State],
-    expand_goals: bool,
-    most: usize,
-) -> Result<SerialExploration<P::State>, SerialExploration<P::State>> {
-    let mut seen: HashSet<P::State, StateHasher> =
-        HashSet::with_capacity_and_hasher(sources.len() * 4, StateHasher::default());
-    let mut states: Vec<P::State> = Vec::with_capacity(sources.len() * 4);
-    let mut tags: Vec<u8> = Vec::with_capacity(sources.len() * 4);
-    for &source in sources {
-        let source = space.canonical(source);
-        if seen.insert(source) {
-            states.push(source);
-            tags.push(NO_TAG);
+/// The set and vectors of serial explorations, kept from one to the next: a caller that
+/// explores millions of spaces of a few dozen states one after another (`generate`) would
+/// otherwise allocate and grow them afresh for each.
+pub struct SerialExplorer<S> {
+    seen: HashSet<S, StateHasher>,
+    explored: SerialExploration<S>,
+    successors: Vec<S>,
+}
+
+/// Buckets of the set past which it is dropped after an exploration rather than cleared:
+/// clearing costs its capacity, which one large space would otherwise impose on every small
+/// one after it.
+const KEPT_BUCKETS: usize = 1 << 12;
+
+impl<S> Default for SerialExplorer<S> {
+    fn default() -> Self {
+        SerialExplorer {
+            seen: HashSet::with_hasher(StateHasher::default()),
+            explored: SerialExploration {
+                states: Vec::new(),
+                tags: Vec::new(),
+                bounds: Vec::new(),
+            },
+            successors: Vec::new(),
         }
     }
-    let mut bounds = vec![0, states.len()];
-    let budget = space.max_depth().map_or(usize::MAX, |d| d as usize);
-    let mut successors = Vec::new();
-    while bounds.len() - 2 < budget {
-        let layer = bounds[bounds.len() - 2]..bounds[bounds.len() - 1];
-        for i in layer {
-            let state = states[i];
-            if !expand_goals && space.is_goal(&state) {
-                continue;
+}
+
+impl<S: Copy + Eq + Hash> SerialExplorer<S> {
+    /// Explores everything reachable from `sources` (at least one) on this thread, goals
+    /// expanded like any state unless `expand_goals` is false, up to the space's move budget.
+    /// Once more than `most` states are reached: `Err` with the layers completed before (the
+    /// sources at least), for [`super::explore::explore_further`]. The layers are valid until
+    /// the next exploration.
+    pub fn explore<P: Stored<State = S> + MoveBudget>(
+        &mut self,
+        space: &P,
+        sources: &[S],
+        expand_goals: bool,
+        most: usize,
+    ) -> Result<&SerialExploration<S>, &SerialExploration<S>> {
+        if self.seen.capacity() > KEPT_BUCKETS {
+            self.seen = HashSet::with_hasher(StateHasher::default());
+        } else {
+            self.seen.clear();
+        }
+        let SerialExplorer {
+            seen,
+            explored,
+            successors,
+        } = self;
+        let SerialExploration {
+            states,
+            tags,
+            bounds,
+        } = explored;
+        states.clear();
+        tags.clear();
+        bounds.clear();
+        for &source in sources {
+            let source = space.canonical(source);
+            if seen.insert(source) {
+                states.push(source);
+                tags.push(NO_TAG);
             }
-            successors.clear();
-            let came_by = Some(tags[i]).filter(|&t| t != NO_TAG);
-            space.successors_after(&state, came_by, &mut successors);
-            for &next in &successors {
-                let next = space.canonical(next);
-                if seen.insert(next) {
-                    if states.len() == most {
-                        let complete = bounds[bounds.len() - 1];
-                        states.truncate(complete);
-                        tags.truncate(complete);
-                        return Err(SerialExploration {
-                            states,
-                            tags,
-                            bounds,
-                        });
+        }
+        bounds.extend([0, states.len()]);
+        let budget = space.max_depth().map_or(usize::MAX, |d| d as usize);
+        while bounds.len() - 2 < budget {
+            let layer = bounds[bounds.len() - 2]..bounds[bounds.len() - 1];
+            for i in layer {
+                let state = states[i];
+                if !expand_goals && space.is_goal(&state) {
+                    continue;
+                }
+                successors.clear();
+                let came_by = Some(tags[i]).filter(|&t| t != NO_TAG);
+                space.successors_after(&state, came_by, successors);
+                for &next in successors.iter() {
+                    let next = space.canonical(next);
+                    if seen.insert(next) {
+                        if states.len() == most {
+                            let complete = bounds[bounds.len() - 1];
+                            states.truncate(complete);
+                            tags.truncate(complete);
+                            return Err(explored);
+                        }
+                        states.push(next);
+                        tags.push(space.move_tag(&next, &state).unwrap_or(NO_TAG));
                     }
-                    states.push(next);
-                    tags.push(space.move_tag(&next, &state).unwrap_or(NO_TAG));
                 }
             }
+            if states.len() == bounds[bounds.len() - 1] {
+                break;
+            }
+            bounds.push(states.len());
         }
-        if states.len() == bounds[bounds.len() - 1] {
-            break;
-        }
-        bounds.push(states.len());
+        Ok(explored)
     }
-    Ok(SerialExploration {
-        states,
-        tags,
-        bounds,
-    })
 }
 
 impl<S: Copy> SerialExploration<S> {
@@ -156,11 +196,12 @@ mod tests {
             (vec![pack(SOLVED), pack(HARDEST), pack(SOLVED)], true),
             (vec![pack(HARDEST)], false),
         ] {
-            let Ok(serial) = explore_serial(&space, &sources, expand_goals, usize::MAX) else {
+            let mut explorer = SerialExplorer::default();
+            let Ok(serial) = explorer.explore(&space, &sources, expand_goals, usize::MAX) else {
                 panic!("no bound on the states");
             };
             let parallel = explore(&space, &sources, expand_goals, &ctl).unwrap();
-            assert_eq!(sorted(&serial), sorted(&parallel));
+            assert_eq!(sorted(serial), sorted(&parallel));
             assert_eq!(serial.states(), parallel.states());
         }
     }
@@ -171,15 +212,19 @@ mod tests {
         let sources = [pack(SOLVED), pack(HARDEST)];
         let ctl = SearchControl::unlimited();
         let whole = explore(&space, &sources, true, &ctl).unwrap();
+        // One explorer for all: each exploration starts afresh whatever the one before held.
+        let mut explorer = SerialExplorer::default();
         for most in [2, 3, 1_000, 181_439] {
-            let Err(partial) = explore_serial(&space, &sources, true, most) else {
+            let Err(partial) = explorer.explore(&space, &sources, true, most) else {
                 panic!("{most} states are fewer than the space's");
             };
             assert!(partial.states() <= most as u64);
-            let further = explore_further(&space, &partial, true, &ctl).unwrap();
+            let further = explore_further(&space, partial, true, &ctl).unwrap();
             assert_eq!(sorted(&further), sorted(&whole), "after {most} states");
         }
-        let all = explore_serial(&space, &sources[..1], true, 181_440).map(|e| e.states());
+        let all = explorer
+            .explore(&space, &sources[..1], true, 181_440)
+            .map(|e| e.states());
         assert_eq!(all.ok(), Some(181_440));
     }
 }

@@ -27,8 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use dashmap::DashSet;
 use foldhash::fast::FixedState;
+use hashbrown::HashSet;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use super::journal::Journal;
 use crate::engine::control::Limits;
 use crate::engine::{Limit, SearchControl};
-use crate::games::sliding_blocks::generate::{Board, Goal, Hardest, ShapeId, Shapes};
+use crate::games::sliding_blocks::generate::{Board, Goal, Hardest, Scratch, ShapeId, Shapes};
 
 /// Classes per unit of work: enough that the journal holds one line per few hundred
 /// classes (4×5 at 7 pieces has 13.6 M classes), few enough that a stop loses seconds of work.
@@ -298,7 +298,10 @@ impl<'o> Searcher<'o> {
         let budget = self.options.memory_budget;
         let over = || self.halt(Halt::Limit(Limit::Memory(budget.unwrap_or(0))));
         super::guard_memory(budget, &self.running, over, || {
-            let goals = self.goals.par_iter().enumerate();
+            // Every goal shape and every unit a task of its own (`with_max_len(1)`): rayon's
+            // default leaves runs of them to one worker, whose long unit then kept the other
+            // worker idle, waiting for the run to end, for seconds at a time.
+            let goals = self.goals.par_iter().enumerate().with_max_len(1);
             goals.for_each(|(goal_rank, &goal)| {
                 if self.halted().is_some() {
                     return;
@@ -308,6 +311,7 @@ impl<'o> Searcher<'o> {
                 units
                     .into_par_iter()
                     .enumerate()
+                    .with_max_len(1)
                     .for_each(|(index, classes)| {
                         let unit = Unit {
                             name: format!("{:x}#{index}", self.shapes.mask(goal)),
@@ -329,21 +333,32 @@ impl<'o> Searcher<'o> {
     }
 
     /// The classes of goal shape `goal`, each as its free shapes, sorted: the parts of the
-    /// listing are listed in parallel into one set, then sorted (in parallel), so that the
-    /// units are the same on every run.
+    /// listing are listed in parallel, each worker into a set of its own (a class is met once
+    /// per solved position, so most meetings are lookups, which a shared set made a tenth of
+    /// the run), and the workers' classes are sorted together (in parallel) and counted once,
+    /// so that the units are the same on every run. Merging the sets instead kept one core
+    /// idle for seconds at the largest goal shapes.
     fn list(&self, goal: ShapeId) -> Vec<Box<[ShapeId]>> {
+        type ClassSet = HashSet<Box<[ShapeId]>, FixedState>;
         let pieces = self.options.pieces;
-        let found: DashSet<Box<[ShapeId]>, FixedState> = DashSet::default();
         let parts = self.shapes.listing_parts(goal, pieces);
-        parts.par_iter().for_each(|part| {
-            self.shapes.list_part(part, pieces, |free| {
-                if !found.contains(free) {
-                    found.insert(free.into());
-                }
+        let mut classes = parts
+            .par_iter()
+            .fold(ClassSet::default, |mut found, part| {
+                self.shapes.list_part(part, pieces, |free| {
+                    if !found.contains(free) {
+                        found.insert(free.into());
+                    }
+                });
+                found
             })
-        });
-        let mut classes: Vec<Box<[ShapeId]>> = found.into_iter().collect();
+            .map(|found| found.into_iter().collect::<Vec<_>>())
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
         classes.par_sort_unstable();
+        classes.dedup();
         classes
     }
 
@@ -358,6 +373,7 @@ impl<'o> Searcher<'o> {
         } = unit;
         let (options, shapes) = (self.options, &self.shapes);
         let mut found = Tallies::new();
+        let mut scratch = Scratch::default();
         for free in classes {
             // A stop of one class ends the run: the classes not yet searched stop at once.
             if self.halted().is_some() {
@@ -370,7 +386,10 @@ impl<'o> Searcher<'o> {
                 ..Limits::default()
             }));
             lock(&self.running).push(Arc::clone(&ctl));
-            let hardest = class.hardest(shapes, &ctl);
+            let floor = found
+                .get(&class.pieces())
+                .and_then(|t| t.best.as_ref()?.moves);
+            let hardest = class.hardest(shapes, floor, &mut scratch, &ctl);
             lock(&self.running).retain(|c| !Arc::ptr_eq(c, &ctl));
             let hardest = match hardest {
                 Ok(hardest) => hardest,
@@ -379,13 +398,16 @@ impl<'o> Searcher<'o> {
                     return None;
                 }
             };
-            let total = self.states.fetch_add(hardest.states, Ordering::Relaxed) + hardest.states;
-            self.bar.set_message(format!("{total} positions"));
             found
                 .entry(hardest.pieces)
                 .or_default()
                 .add(hardest, started.elapsed());
         }
+        // The progress once per unit: once per class, its shared counter and message were a
+        // few percent of the run.
+        let states: u64 = found.values().map(|t| t.states).sum();
+        let total = self.states.fetch_add(states, Ordering::Relaxed) + states;
+        self.bar.set_message(format!("{total} positions"));
         Some(Finished {
             unit: name,
             tallies: found.into_iter().collect(),

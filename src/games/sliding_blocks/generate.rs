@@ -21,6 +21,7 @@
 //! goal piece covers cell 0. The driver that runs classes in parallel, and records each
 //! finished one, is `harness/generate.rs`; this module knows no threads.
 
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
@@ -28,11 +29,10 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::bits::{Bits, Key, Steps};
-use super::rules::{Block, Cell, Puzzle};
-use super::space::SlidingSpace;
-use super::{Level, WithSpace, with_space};
+use super::space::{BlockAt, Layout, SlidingSpace};
+use super::{WithSpace, with_layout};
 use crate::engine::{Limit, SearchControl};
-use crate::search::{Layers, explore_further, explore_serial};
+use crate::search::{Layers, SerialExplorer, explore_further};
 
 /// When the goal piece has reached the lower-right corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,8 +130,8 @@ pub struct Shapes {
     pub board: Board,
     /// Normalised masks (bounding box at the upper-left), by shape id.
     masks: Vec<u64>,
-    /// By shape: its placements, with their first cell.
-    placements: Vec<Vec<(u64, u8)>>,
+    /// By shape: where it can be placed ([`Placed`]).
+    placed_at: Vec<Placed>,
     /// Every placement, for the listing.
     trie: PlacementTrie,
 }
@@ -271,17 +271,19 @@ impl Shapes {
                 placements.push((set, shape));
             }
         }
-        let mut placements = vec![Vec::new(); masks.len()];
+        let mut placed_at = vec![Placed::default(); masks.len()];
         for (first, starting) in starting_at.iter().enumerate() {
             for &(cells, shape) in starting {
-                placements[shape as usize].push((cells, first as u8));
+                let placed = &mut placed_at[shape as usize];
+                placed.firsts |= 1 << first;
+                placed.cells = cells >> first;
             }
         }
         Shapes {
             board,
             masks,
             trie: PlacementTrie::new(&starting_at),
-            placements,
+            placed_at,
         }
     }
 
@@ -303,12 +305,6 @@ impl Shapes {
             .filter(|&(_, m)| m & 1 != 0 && (goal == Goal::Box || covers_lower_right(m)))
             .map(|(s, _)| s)
             .collect()
-    }
-
-    /// The cells of `shape` at the anchor (its lowest cell) `anchor`.
-    fn placed(&self, shape: ShapeId, anchor: u32) -> u64 {
-        let mask = self.masks[shape as usize];
-        mask >> mask.trailing_zeros() << anchor
     }
 
     /// The cells of `shape` in the lower-right corner.
@@ -378,17 +374,15 @@ impl Shapes {
             .iter()
             .map(|&shape| free.iter().filter(|&&f| f == shape).count() as u8)
             .collect();
-        let mut starting_at: Vec<Vec<(u64, ShapeId)>> = vec![Vec::new(); self.board.cells()];
-        for (own, &shape) in distinct.iter().enumerate() {
-            for &(cells, first) in &self.placements[shape as usize] {
-                starting_at[usize::from(first)].push((cells, own as ShapeId));
-            }
-        }
+        let placed_at: Vec<Placed> = distinct
+            .iter()
+            .map(|&shape| self.placed_at[shape as usize])
+            .collect();
         let covered: u32 = free.iter().map(|&s| self.size(s)).sum::<u32>() + self.size(goal);
         let mut solved = Vec::new();
         let mut sorted: Vec<(ShapeId, u8)> = Vec::new();
         let mut tiling = Tiling {
-            placements: Placements::Listed(&starting_at),
+            placements: Placements::Few(&placed_at),
             budget: Some(budget),
             empty_left: self.board.cells() - covered as usize,
             max_free: free.len(),
@@ -432,8 +426,31 @@ pub struct ListingPart {
 enum Placements<'a> {
     /// Every shape's, in the trie.
     Trie(&'a PlacementTrie),
-    /// A few shapes' placements, by first cell.
-    Listed(&'a [Vec<(u64, ShapeId)>]),
+    /// A few shapes', by shape.
+    Few(&'a [Placed]),
+}
+
+/// Where a shape can be placed: the cells that can be its first (lowest) cell, and its cells
+/// when its first cell is cell 0 (all its other cells come later in row-major order, so the
+/// placement at first cell `f` is `cells << f`).
+#[derive(Clone, Copy, Default)]
+struct Placed {
+    firsts: u64,
+    cells: u64,
+}
+
+impl Placed {
+    /// Whether one of its placements lies on `cells`: where each of its cells is in `cells`
+    /// when its first cell is.
+    fn fits_in(&self, cells: u64) -> bool {
+        let mut relative = self.cells;
+        let mut firsts = self.firsts;
+        while relative != 0 && firsts != 0 {
+            firsts &= cells >> relative.trailing_zeros();
+            relative &= relative - 1;
+        }
+        firsts != 0
+    }
 }
 
 /// The recursion that tiles the cells left by the goal piece: the first undecided cell
@@ -486,6 +503,14 @@ impl<'a, V: FnMut(u64, &[(ShapeId, u8)])> Tiling<'a, V> {
         if self.placed.len() + (undecided.count_ones() as usize) < self.least_free {
             return;
         }
+        // A class's piece still to place that fits nowhere in the undecided cells ends the
+        // tiling here rather than cells later: the dead ends were most of a class's tiling.
+        if let (Placements::Few(shapes), Some(budget)) = (&self.placements, &self.budget)
+            && (shapes.iter().zip(budget))
+                .any(|(placed, &left)| left > 0 && !placed.fits_in(undecided))
+        {
+            return;
+        }
         if undecided == 0 || self.split && (!self.placed.is_empty() || decided == SPLIT_EMPTY) {
             (self.visit)(undecided, &self.placed);
             return;
@@ -502,11 +527,14 @@ impl<'a, V: FnMut(u64, &[(ShapeId, u8)])> Tiling<'a, V> {
         let from = self.fitting.len();
         match self.placements {
             Placements::Trie(trie) => trie.fitting(first, undecided, &mut self.fitting),
-            Placements::Listed(listed) => self.fitting.extend(
-                listed[first]
-                    .iter()
-                    .filter(|&&(cells, _)| cells & !undecided == 0),
-            ),
+            Placements::Few(shapes) => {
+                self.fitting
+                    .extend(shapes.iter().zip(0..).filter_map(|(placed, shape)| {
+                        let cells = placed.cells << first;
+                        (placed.firsts >> first & 1 != 0 && cells & !undecided == 0)
+                            .then_some((cells, shape))
+                    }))
+            }
         }
         for k in from..self.fitting.len() {
             let (cells, shape) = self.fitting[k];
@@ -546,7 +574,8 @@ pub struct Hardest {
     /// goal piece on the upper-left cell and is solvable.
     pub moves: Option<u32>,
     /// The hardest start and the goal, as grids (rows joined by `\n`; the goal piece is `A`,
-    /// the others `b`, `c`, ... in reading order).
+    /// the others `b`, `c`, ... in reading order); both empty when the class has no puzzle,
+    /// or fewer moves than the caller's floor ([`Class::hardest`]).
     pub start: String,
     pub goal: String,
     /// Positions the search stored: every solvable position of the class.
@@ -560,50 +589,68 @@ impl Class {
         self.free.len() + 1
     }
 
-    /// The class as a puzzle: its first solved position, the goal piece `A` with its target
-    /// where it stands, the free pieces `b`, `c`, ... in the order of [`Class::free`].
-    fn puzzle(&self, shapes: &Shapes) -> Puzzle {
+    /// The shape of each piece: the goal piece's, then the free pieces' in the order of
+    /// [`Class::free`].
+    fn shapes(&self) -> impl Iterator<Item = ShapeId> + '_ {
+        std::iter::once(self.goal).chain(self.free.iter().copied())
+    }
+
+    /// The class's layout: its first solved position the start, the goal piece's target
+    /// where it stands.
+    fn layout(&self, shapes: &Shapes) -> Layout {
+        let mut distinct: Vec<ShapeId> = Vec::with_capacity(self.pieces());
+        let blocks: Vec<BlockAt> = self
+            .shapes()
+            .zip(std::iter::once(self.goal_anchor).chain(self.solved.iter().copied()))
+            .enumerate()
+            .map(|(b, (shape, anchor))| BlockAt {
+                shape: distinct
+                    .iter()
+                    .position(|&d| d == shape)
+                    .unwrap_or_else(|| {
+                        distinct.push(shape);
+                        distinct.len() - 1
+                    }),
+                start: u32::from(anchor),
+                target: (b == 0).then_some(u32::from(anchor)),
+            })
+            .collect();
+        let placed: Vec<(u64, u64)> = distinct
+            .iter()
+            .map(|&shape| {
+                let placed = shapes.placed_at[shape as usize];
+                (placed.cells, placed.firsts)
+            })
+            .collect();
         let board = shapes.board;
-        let cells_of = |mask: u64| -> Vec<Cell> {
-            (0..board.cells())
-                .filter(|&i| mask >> i & 1 != 0)
-                .map(|i| Cell {
-                    row: (i / board.width) as i32,
-                    col: (i % board.width) as i32,
-                })
-                .collect()
-        };
-        let goal = Block {
-            name: 'A',
-            cells: cells_of(shapes.placed(self.goal, u32::from(self.goal_anchor))),
-            target: Some(Cell::ZERO),
-        };
-        let free = self.free.iter().zip(&self.solved).zip(piece_names());
-        Puzzle {
-            width: board.width,
-            height: board.height,
-            board: vec![true; board.cells()],
-            blocks: std::iter::once(goal)
-                .chain(free.map(|((&shape, &anchor), name)| Block {
-                    name,
-                    cells: cells_of(shapes.placed(shape, u32::from(anchor))),
-                    target: None,
-                }))
-                .collect(),
-        }
+        Layout::of_blocks(board.width, board.height, &placed, &blocks)
     }
 
     /// Searches the class from all its solved positions at once and returns its hardest
-    /// puzzle; the limit instead when `ctl` stops the search.
-    pub fn hardest(&self, shapes: &Shapes, ctl: &SearchControl) -> Result<Hardest, Limit> {
-        let level = Level::new(self.puzzle(shapes))
-            .expect("a board of at most MAX_CELLS cells and its pieces fit the search's keys");
-        with_space(
-            &level,
+    /// puzzle; the limit instead when `ctl` stops the search. A puzzle of fewer moves than
+    /// `floor` (the best the caller holds) cannot replace the caller's, so it is not drawn:
+    /// drawing every class's puzzle took a tenth of a run.
+    pub fn hardest(
+        &self,
+        shapes: &Shapes,
+        floor: Option<u32>,
+        scratch: &mut Scratch,
+        ctl: &SearchControl,
+    ) -> Result<Hardest, Limit> {
+        let layout = self.layout(shapes);
+        debug_assert!(
+            layout.unsupported().is_none(),
+            "MAX_CELLS fits the search's keys"
+        );
+        with_layout(
+            &layout,
             SearchClass {
-                class: self,
-                puzzle: &level.puzzle,
-                shapes,
+                drawing: Drawing {
+                    class: self,
+                    shapes,
+                    floor,
+                },
+                buffers: scratch,
                 ctl,
             },
         )
@@ -621,49 +668,87 @@ fn piece_names() -> impl Iterator<Item = char> {
 
 /// The search of one class, on the bitboard and key types its puzzle needs.
 struct SearchClass<'a> {
-    class: &'a Class,
-    puzzle: &'a Puzzle,
-    shapes: &'a Shapes,
+    drawing: Drawing<'a>,
+    buffers: &'a mut Scratch,
     ctl: &'a SearchControl,
+}
+
+/// How a class's search becomes its [`Hardest`].
+struct Drawing<'a> {
+    class: &'a Class,
+    shapes: &'a Shapes,
+    /// Puzzles of fewer moves are not drawn ([`Class::hardest`]).
+    floor: Option<u32>,
 }
 
 impl WithSpace for SearchClass<'_> {
     type Output = Result<Hardest, Limit>;
     fn run<M: Bits, const N: usize>(self, space: SlidingSpace<'_, M, N>) -> Self::Output {
-        let class = self.class;
+        let SearchClass {
+            drawing,
+            buffers,
+            ctl,
+        } = self;
+        let class = drawing.class;
         let free = class.free.len();
-        let mut anchors = vec![u32::from(class.goal_anchor); free + 1];
-        let sources: Vec<Key<N>> = if free == 0 {
-            vec![space.key_of(&anchors)]
+        let ClassBuffers { explorer, sources } = buffers.of_keys::<N>();
+        let mut anchors = [u32::from(class.goal_anchor); MAX_CELLS];
+        let anchors = &mut anchors[..=free];
+        sources.clear();
+        if free == 0 {
+            sources.push(space.key_of(anchors));
         } else {
-            class
-                .solved
-                .chunks_exact(free)
-                .map(|position| {
-                    for (a, &p) in anchors[1..].iter_mut().zip(position) {
-                        *a = u32::from(p);
-                    }
-                    space.key_of(&anchors)
-                })
-                .collect()
-        };
+            sources.extend(class.solved.chunks_exact(free).map(|position| {
+                for (a, &p) in anchors[1..].iter_mut().zip(position) {
+                    *a = u32::from(p);
+                }
+                space.key_of(anchors)
+            }));
+        }
         // Most classes are small: they are explored on this thread, and only a large one by
         // the engine's parallel search (which its memory budget follows), from the layers
         // explored here.
         Ok(
-            match explore_serial(&space, &sources, true, SERIAL_STATES) {
+            match explorer.explore(&space, sources, true, SERIAL_STATES) {
                 Ok(layers) => {
                     // The serial search has no checks of its own: an interrupt or the memory
                     // guard's request stops the run here, between classes.
-                    self.ctl.check()?;
-                    self.hardest_of(&space, &sources[0], &layers)
+                    ctl.check()?;
+                    drawing.hardest_of(&space, &sources[0], layers)
                 }
                 Err(begun) => {
-                    let layers = explore_further(&space, &begun, true, self.ctl)?;
-                    self.hardest_of(&space, &sources[0], &layers)
+                    let layers = explore_further(&space, begun, true, ctl)?;
+                    drawing.hardest_of(&space, &sources[0], &layers)
                 }
             },
         )
+    }
+}
+
+/// What the searches of one thread's classes keep from one class to the next, so that a
+/// class allocates nothing it could reuse: the buffers of the last class's key type (a
+/// unit's classes mostly share one).
+#[derive(Default)]
+pub struct Scratch {
+    buffers: Option<Box<dyn Any + Send>>,
+}
+
+/// The buffers of classes whose keys have `N` words.
+struct ClassBuffers<const N: usize> {
+    explorer: SerialExplorer<Key<N>>,
+    sources: Vec<Key<N>>,
+}
+
+impl Scratch {
+    fn of_keys<const N: usize>(&mut self) -> &mut ClassBuffers<N> {
+        let buffers = self.buffers.get_or_insert_with(|| Box::new(()));
+        if !buffers.is::<ClassBuffers<N>>() {
+            *buffers = Box::new(ClassBuffers::<N> {
+                explorer: SerialExplorer::default(),
+                sources: Vec::new(),
+            });
+        }
+        buffers.downcast_mut().expect("buffers of this key type")
     }
 }
 
@@ -671,7 +756,7 @@ impl WithSpace for SearchClass<'_> {
 /// on from the layers completed, and the serial search's memory stays a few MiB per thread.
 const SERIAL_STATES: usize = 1 << 18;
 
-impl SearchClass<'_> {
+impl Drawing<'_> {
     /// The hardest puzzle of the class explored in `layers`, whose sources include `solved`.
     fn hardest_of<M: Bits, const N: usize>(
         &self,
@@ -697,51 +782,81 @@ impl SearchClass<'_> {
                 puzzles += here.count() as u64;
             }
         }
-        let board = self.shapes.board;
+        let drawn = hardest.filter(|_| moves >= self.floor);
+        let draw = |key: &Key<N>, goal_only| self.grid(&space.anchors(key), goal_only);
         Hardest {
             pieces: self.class.pieces(),
             moves,
-            start: hardest
-                .map(|key| grid(board, self.puzzle, &space.anchors(&key), false))
-                .unwrap_or_default(),
-            goal: grid(board, self.puzzle, &space.anchors(solved), true),
+            start: drawn.map(|key| draw(&key, false)).unwrap_or_default(),
+            goal: drawn.map(|_| draw(solved, true)).unwrap_or_default(),
             states: layers.states(),
             puzzles,
         }
     }
 }
 
-/// A position as rows of characters joined by `\n`: the goal piece `A`, the others (unless
-/// `goal_only`) named in reading order, empty cells `.`.
-fn grid(board: Board, puzzle: &Puzzle, anchors: &[u32], goal_only: bool) -> String {
-    let mut owner: Vec<Option<usize>> = vec![None; board.cells()];
-    for (b, block) in puzzle.blocks.iter().enumerate() {
-        if goal_only && b > 0 {
-            break;
+impl Drawing<'_> {
+    /// A position of the class (an anchor per piece, the goal piece first) as rows of
+    /// characters joined by `\n`: the goal piece `A`, the others (unless `goal_only`) named in
+    /// reading order, empty cells `.`.
+    fn grid(&self, anchors: &[u32], goal_only: bool) -> String {
+        let board = self.shapes.board;
+        let mut owner: Vec<Option<usize>> = vec![None; board.cells()];
+        let pieces = self.class.shapes().zip(anchors).enumerate();
+        for (b, (shape, &anchor)) in pieces.take(if goal_only { 1 } else { usize::MAX }) {
+            let mut cells = self.shapes.placed_at[shape as usize].cells << anchor;
+            while cells != 0 {
+                owner[cells.trailing_zeros() as usize] = Some(b);
+                cells &= cells - 1;
+            }
         }
-        let at = anchors[b] as usize;
-        let anchor = Cell {
-            row: (at / board.width) as i32,
-            col: (at % board.width) as i32,
-        };
-        for c in block.shape() {
-            let cell = anchor.plus(c);
-            owner[cell.row as usize * board.width + cell.col as usize] = Some(b);
+        let mut names: HashMap<usize, char> = HashMap::from([(0, 'A')]);
+        let mut next = piece_names();
+        let mut text = String::new();
+        for (i, cell) in owner.iter().enumerate() {
+            if i > 0 && i % board.width == 0 {
+                text.push('\n');
+            }
+            text.push(match cell {
+                None => '.',
+                Some(b) => *names
+                    .entry(*b)
+                    .or_insert_with(|| next.next().expect("fewer pieces than names")),
+            });
         }
+        text
     }
-    let mut names: HashMap<usize, char> = HashMap::from([(0, 'A')]);
-    let mut next = piece_names();
-    let mut text = String::new();
-    for (i, cell) in owner.iter().enumerate() {
-        if i > 0 && i % board.width == 0 {
-            text.push('\n');
-        }
-        text.push(match cell {
-            None => '.',
-            Some(b) => *names
-                .entry(*b)
-                .or_insert_with(|| next.next().expect("fewer pieces than names")),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The listing meets a class once per solved position, with a tiling that knows nothing of
+    /// the class's pieces: the class's own tiling, which gives up a branch where a piece left
+    /// fits nowhere, must find as many positions, all distinct.
+    #[test]
+    fn a_class_tiling_finds_every_solved_position_the_listing_meets() {
+        let shapes = Shapes::new(Board {
+            width: 4,
+            height: 3,
         });
+        let mut classes = 0;
+        for goal in shapes.goal_shapes(Goal::Box) {
+            let mut met: HashMap<Vec<ShapeId>, usize> = HashMap::new();
+            for part in shapes.listing_parts(goal, None) {
+                shapes.list_part(&part, None, |free| {
+                    *met.entry(free.to_vec()).or_default() += 1
+                });
+            }
+            for (free, times) in met.into_iter().filter(|(free, _)| !free.is_empty()) {
+                let class = shapes.class(goal, free.clone());
+                let positions: HashSet<&[u8]> = class.solved.chunks(free.len()).collect();
+                assert_eq!(class.solved.len(), times * free.len(), "{goal} {free:?}");
+                assert_eq!(positions.len(), times, "{goal} {free:?}");
+                classes += 1;
+            }
+        }
+        assert!(classes > 1000, "{classes} classes");
     }
-    text
 }

@@ -120,7 +120,11 @@ pub trait WithSpace {
 /// Builds the level's space with the smallest bitboard and key types that fit, from a fixed
 /// menu of instantiations, and hands it to `user`.
 pub fn with_space<U: WithSpace>(level: &Level, user: U) -> U::Output {
-    let layout = &level.layout;
+    with_layout(&level.layout, user)
+}
+
+/// [`with_space`] for a layout that [`Layout::unsupported`] accepts.
+fn with_layout<U: WithSpace>(layout: &Layout, user: U) -> U::Output {
     match (layout.grid, layout.key_words) {
         (..=64, 1) => user.run(SlidingSpace::<u64, 1>::new(layout)),
         (..=64, 2) => user.run(SlidingSpace::<u64, 2>::new(layout)),

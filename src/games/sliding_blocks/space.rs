@@ -63,6 +63,14 @@ pub struct Layout {
     pub key_words: usize,
 }
 
+/// A block as [`Layout::of_blocks`] takes it: its shape's index, its start anchor and, for a
+/// goal block, its target anchor.
+pub struct BlockAt {
+    pub shape: usize,
+    pub start: u32,
+    pub target: Option<u32>,
+}
+
 impl Layout {
     pub fn new(puzzle: &Puzzle) -> Layout {
         let stride = puzzle.width;
@@ -73,12 +81,12 @@ impl Layout {
             .map(index)
             .collect();
         let mut shapes: Vec<(Vec<Cell>, ShapePlacements)> = Vec::new();
-        let block_shape: Vec<usize> = puzzle
+        let blocks: Vec<BlockAt> = puzzle
             .blocks
             .iter()
             .map(|block| {
                 let cells = block.shape();
-                shapes
+                let shape = shapes
                     .iter()
                     .position(|(s, _)| *s == cells)
                     .unwrap_or_else(|| {
@@ -95,49 +103,83 @@ impl Layout {
                             .collect();
                         shapes.push((cells, ShapePlacements { offsets, anchors }));
                         shapes.len() - 1
-                    })
+                    });
+                BlockAt {
+                    shape,
+                    start: index(block.cells[0]) as u32,
+                    target: block.target.map(|t| index(block.cells[0].plus(t)) as u32),
+                }
             })
             .collect();
-        let start: Vec<u32> = puzzle
-            .blocks
+        let shapes = shapes.into_iter().map(|(_, s)| s).collect();
+        Layout::assemble(stride, puzzle.height, board, shapes, &blocks)
+    }
+
+    /// The layout of a board of `width` × `height` cells without walls whose shapes are given
+    /// as each one's cells with its first cell (its anchor) at cell 0, and each one's anchors:
+    /// what `generate` knows of its millions of classes, whose puzzles it would be slower to
+    /// build. `blocks` number the shapes in order of first appearance, as [`Layout::new`]
+    /// does, so that both give one puzzle the same keys.
+    pub fn of_blocks(
+        width: usize,
+        height: usize,
+        shapes: &[(u64, u64)],
+        blocks: &[BlockAt],
+    ) -> Layout {
+        let bits = |mut mask: u64| {
+            std::iter::from_fn(move || {
+                (mask != 0).then(|| {
+                    let bit = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    bit
+                })
+            })
+        };
+        let shapes = shapes
             .iter()
-            .map(|b| index(b.cells[0]) as u32)
+            .map(|&(cells, anchors)| ShapePlacements {
+                offsets: bits(cells).collect(),
+                anchors: bits(anchors).collect(),
+            })
             .collect();
-        let targets: Vec<Option<u32>> = puzzle
-            .blocks
-            .iter()
-            .map(|b| b.target.map(|t| index(b.cells[0].plus(t)) as u32))
-            .collect();
+        Layout::assemble(width, height, (0..width * height).collect(), shapes, blocks)
+    }
+
+    fn assemble(
+        stride: usize,
+        height: usize,
+        board: Vec<usize>,
+        shapes: Vec<ShapePlacements>,
+        blocks: &[BlockAt],
+    ) -> Layout {
         // Slots: goal blocks, then free blocks grouped by shape.
-        let is_goal = |b: &usize| puzzle.blocks[*b].is_goal();
-        let mut slot_block: Vec<usize> = (0..puzzle.blocks.len()).filter(is_goal).collect();
+        let is_goal = |b: &usize| blocks[*b].target.is_some();
+        let mut slot_block: Vec<usize> = (0..blocks.len()).filter(is_goal).collect();
         let mut groups = Vec::new();
         for shape in 0..shapes.len() {
             let first = slot_block.len();
-            slot_block.extend(
-                (0..puzzle.blocks.len()).filter(|b| !is_goal(b) && block_shape[*b] == shape),
-            );
+            slot_block
+                .extend((0..blocks.len()).filter(|b| !is_goal(b) && blocks[*b].shape == shape));
             if slot_block.len() - first > 1 {
                 groups.push((first, slot_block.len() - first));
             }
         }
-        let slot_shape: Vec<usize> = slot_block.iter().map(|&b| block_shape[b]).collect();
-        let grid = stride * puzzle.height;
+        let slot_shape: Vec<usize> = slot_block.iter().map(|&b| blocks[b].shape).collect();
         let slot_width: Vec<u32> = slot_shape
             .iter()
-            .map(|&s| usize::BITS - (shapes[s].1.anchors.len() - 1).leading_zeros())
+            .map(|&s| usize::BITS - (shapes[s].anchors.len() - 1).leading_zeros())
             .collect();
         let (_, key_words) = Field::layout(&slot_width);
         Layout {
             stride,
-            grid,
+            grid: stride * height,
             board,
-            shapes: shapes.into_iter().map(|(_, s)| s).collect(),
+            shapes,
             slot_block,
             slot_shape,
             groups,
-            start,
-            targets,
+            start: blocks.iter().map(|b| b.start).collect(),
+            targets: blocks.iter().map(|b| b.target).collect(),
             slot_width,
             key_words,
         }
