@@ -336,8 +336,7 @@ impl<'o> Searcher<'o> {
     /// listing are listed in parallel, each worker into a set of its own (a class is met once
     /// per solved position, so most meetings are lookups, which a shared set made a tenth of
     /// the run), and the workers' classes are sorted together (in parallel) and counted once,
-    /// so that the units are the same on every run. Merging the sets instead kept one core
-    /// idle for seconds at the largest goal shapes.
+    /// so that the units are the same on every run.
     fn list(&self, goal: ShapeId) -> Vec<Box<[ShapeId]>> {
         type ClassSet = HashSet<Box<[ShapeId]>, FixedState>;
         let pieces = self.options.pieces;

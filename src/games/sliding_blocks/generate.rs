@@ -805,9 +805,8 @@ impl Drawing<'_> {
         let pieces = self.class.shapes().zip(anchors).enumerate();
         for (b, (shape, &anchor)) in pieces.take(if goal_only { 1 } else { usize::MAX }) {
             let mut cells = self.shapes.placed_at[shape as usize].cells << anchor;
-            while cells != 0 {
-                owner[cells.trailing_zeros() as usize] = Some(b);
-                cells &= cells - 1;
+            while let Some(cell) = cells.pop_lowest() {
+                owner[cell] = Some(b);
             }
         }
         let mut names: HashMap<usize, char> = HashMap::from([(0, 'A')]);

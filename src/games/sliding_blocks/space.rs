@@ -126,15 +126,7 @@ impl Layout {
         shapes: &[(u64, u64)],
         blocks: &[BlockAt],
     ) -> Layout {
-        let bits = |mut mask: u64| {
-            std::iter::from_fn(move || {
-                (mask != 0).then(|| {
-                    let bit = mask.trailing_zeros() as usize;
-                    mask &= mask - 1;
-                    bit
-                })
-            })
-        };
+        let bits = |mut mask: u64| std::iter::from_fn(move || mask.pop_lowest());
         let shapes = shapes
             .iter()
             .map(|&(cells, anchors)| ShapePlacements {
