@@ -303,6 +303,26 @@ impl<S: Pod> Arena<S> {
         }
     }
 
+    /// Asks the processor to fetch the state at a published index: a caller that reads many
+    /// states in an order it knows ahead (a table's rehash) overlaps their memory misses.
+    #[inline]
+    pub fn prefetch(&self, i: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let (segment, offset) = locate(i);
+            let slot = self
+                .segment(segment)
+                .states
+                .as_ptr()
+                .wrapping_add(offset * self.storage.width);
+            // SAFETY: prefetch is a hint without memory-safety requirements.
+            unsafe { _mm_prefetch(slot.cast::<i8>(), _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
     /// The state at a published index.
     #[inline]
     pub fn state(&self, i: u32) -> S {

@@ -361,7 +361,7 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
         self.expanded += len as u64;
         let waiting = self.open_bytes() + (len * size_of::<u32>()) as u64;
         let in_flight = AtomicU64::new(0);
-        let expand = |chunk: &[u32]| {
+        let expand = |chunk: &[&[u32]]| {
             if ctl.stop.is_stopped() {
                 return ChunkResult::empty();
             }
@@ -379,10 +379,9 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
         let chunk = chunk_size(len);
         // A single chunk is expanded on the calling thread, without a round trip through the pool.
         let results: Vec<ChunkResult> = if len <= chunk {
-            parts.iter().map(|part| expand(part)).collect()
+            vec![expand(parts)]
         } else {
-            let slices: Vec<&[u32]> = parts.iter().flat_map(|p| p.chunks(chunk)).collect();
-            slices.into_par_iter().map(expand).collect()
+            cut(parts, chunk).par_iter().map(|c| expand(c)).collect()
         };
         let mut goal = None;
         for chunk in results {
@@ -416,13 +415,43 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
     }
 }
 
+/// The states of a bucket's `parts` cut into chunks of `size` states, each chunk a list of
+/// pieces of consecutive parts.
+///
+/// Why across parts: a bucket's parts are what the chunks that fed it queued for it, each a
+/// share of one chunk's successors, so they are often smaller than a chunk. A chunk per part
+/// would shrink from one bucket to the next, and with it the batches the visited set takes
+/// (longer batches overlap more memory misses and take each shard's lock fewer times).
+fn cut<'p>(parts: &[&'p [u32]], size: usize) -> Vec<Vec<&'p [u32]>> {
+    let mut chunks = Vec::new();
+    let mut chunk = Vec::new();
+    let mut room = size;
+    for &part in parts {
+        let mut part = part;
+        while !part.is_empty() {
+            let (piece, rest) = part.split_at(room.min(part.len()));
+            chunk.push(piece);
+            room -= piece.len();
+            part = rest;
+            if room == 0 {
+                chunks.push(std::mem::take(&mut chunk));
+                room = size;
+            }
+        }
+    }
+    if !chunk.is_empty() {
+        chunks.push(chunk);
+    }
+    chunks
+}
+
 /// Expands the states of one chunk of bucket (f, g) with a worker's reused buffers; `ordered`
 /// searches defer goals-only expansions with a priority.
 fn expand_chunk<P: Heuristic + MoveBudget>(
     space: &P,
     visited: &Visited<P::State>,
     ctl: &SearchControl,
-    chunk: &[u32],
+    chunk: &[&[u32]],
     (f, g): (u32, u32),
     (expansion, ordered): (Expansion, bool),
     Scratch {
@@ -433,9 +462,10 @@ fn expand_chunk<P: Heuristic + MoveBudget>(
     }: &mut Scratch<P::State>,
 ) -> ChunkResult {
     let mut result = ChunkResult::empty();
+    let len: usize = chunk.iter().map(|piece| piece.len()).sum();
     // Nothing deeper than the arena can store (16-bit depths) is queued.
     if g >= visited.max_depth() {
-        ctl.progress.add_cut(chunk.len() as u64);
+        ctl.progress.add_cut(len as u64);
         return result;
     }
     // Successors at the depth bound matter only if they are goals, and none whose f is above
@@ -444,7 +474,7 @@ fn expand_chunk<P: Heuristic + MoveBudget>(
     let last_layer = max_depth.is_some_and(|max| g + 1 >= max);
     let goals_only = last_layer || expansion == Expansion::GoalsOnly;
     let (mut stored, mut cut) = (0, 0);
-    for &index in chunk {
+    for &index in chunk.iter().flat_map(|piece| piece.iter()) {
         let state = visited.state(index);
         if goals_only {
             successors.clear();
@@ -491,7 +521,7 @@ fn expand_chunk<P: Heuristic + MoveBudget>(
     // A state searched only for goals and queued again is counted as expanded once, when its
     // expansion is completed: `expanded` never exceeds `states`.
     ctl.progress
-        .add(stored, (chunk.len() - result.deferred.len()) as u64);
+        .add(stored, (len - result.deferred.len()) as u64);
     ctl.progress.add_cut(cut);
     result
 }
