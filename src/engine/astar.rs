@@ -753,6 +753,15 @@ mod tests {
     }
 
     #[test]
+    fn chunks_are_cut_across_parts_in_order() {
+        let parts: [&[u32]; 4] = [&[1, 2, 3], &[4], &[], &[5, 6, 7, 8, 9]];
+        let chunks = cut(&parts, 4);
+        let expected: [&[&[u32]]; 3] = [&[&[1, 2, 3], &[4]], &[&[5, 6, 7, 8]], &[&[9]]];
+        assert_eq!(chunks, expected);
+        assert!(cut(&[&[]], 4).is_empty());
+    }
+
+    #[test]
     fn a_memory_limit_stops_a_growing_astar_bucket() {
         assert_stops_near(8 << 20, |ctl| astar(&Fan, ctl));
     }
