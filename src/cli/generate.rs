@@ -78,15 +78,29 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Some(cluster) => distributed::generate::generate(cluster, &options),
         None => generate::generate(&options),
     };
-    // Every process at the end together, so that none leaves while another still needs it.
-    let generated = generated.and_then(|generated| match cluster.as_ref().map(|c| c.finish()) {
-        Some(Err(why)) => Err(GenerateError::Stopped {
+    // Every process at the end together, so that none leaves while another still needs it:
+    // also after a halt that every process took alike (an interrupt, the memory budget, the
+    // journal), since a process that left at once could take its last messages with it unsent
+    // and its peers would see it lost. Not after a lost process: the cluster is broken.
+    let together = !matches!(
+        generated,
+        Err(GenerateError::Stopped {
+            why: Stop::Cluster(_),
+            ..
+        })
+    );
+    let ended = match &cluster {
+        Some(cluster) if together => cluster.finish(),
+        _ => Ok(()),
+    };
+    let generated = match (generated, ended) {
+        (Ok(generated), Err(why)) => Err(GenerateError::Stopped {
             why: Stop::Cluster(why),
             finished: generated.classes,
             journal: generated.journal.map(|j| j.path().to_path_buf()),
         }),
-        _ => Ok(generated),
-    });
+        (generated, _) => generated,
+    };
     let generated = match generated {
         Ok(generated) => generated,
         Err(GenerateError::Journal(e)) => {

@@ -158,16 +158,7 @@ impl<'w, O: ExchangeData + Clone, R: ExchangeData + Clone> Rounds<'w, O, R> {
         drop(std::mem::replace(&mut self.reports, InputHandleVec::new()));
         while self.worker.has_dataflows() {
             self.worker.step_or_park(Some(PARK));
-            if let Err(fault) = self.faults.check() {
-                // A peer that saw every input closed may exit at once, and its socket can be
-                // seen closed before this worker has stepped through its last progress
-                // messages, which arrived before: one more step tells a peer that finished
-                // from one that was lost (the full test suite met it on two cores).
-                self.worker.step();
-                if self.worker.has_dataflows() {
-                    return Err(fault);
-                }
-            }
+            self.faults.check()?;
         }
         Ok(())
     }
