@@ -381,7 +381,10 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
         let results: Vec<ChunkResult> = if len <= chunk {
             vec![expand(parts)]
         } else {
-            cut(parts, chunk).par_iter().map(|c| expand(c)).collect()
+            chunks_across(parts, chunk)
+                .par_iter()
+                .map(|c| expand(c))
+                .collect()
         };
         let mut goal = None;
         for chunk in results {
@@ -422,7 +425,7 @@ impl<'a, P: Heuristic + MoveBudget> Search<'a, P> {
 /// share of one chunk's successors, so they are often smaller than a chunk. A chunk per part
 /// would shrink from one bucket to the next, and with it the batches the visited set takes
 /// (longer batches overlap more memory misses and take each shard's lock fewer times).
-fn cut<'p>(parts: &[&'p [u32]], size: usize) -> Vec<Vec<&'p [u32]>> {
+fn chunks_across<'p>(parts: &[&'p [u32]], size: usize) -> Vec<Vec<&'p [u32]>> {
     let mut chunks = Vec::new();
     let mut chunk = Vec::new();
     let mut room = size;
@@ -755,10 +758,10 @@ mod tests {
     #[test]
     fn chunks_are_cut_across_parts_in_order() {
         let parts: [&[u32]; 4] = [&[1, 2, 3], &[4], &[], &[5, 6, 7, 8, 9]];
-        let chunks = cut(&parts, 4);
+        let chunks = chunks_across(&parts, 4);
         let expected: [&[&[u32]]; 3] = [&[&[1, 2, 3], &[4]], &[&[5, 6, 7, 8]], &[&[9]]];
         assert_eq!(chunks, expected);
-        assert!(cut(&[&[]], 4).is_empty());
+        assert!(chunks_across(&[&[]], 4).is_empty());
     }
 
     #[test]
