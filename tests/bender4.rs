@@ -211,7 +211,7 @@ fn the_tutorials_test_19_and_validator_9_are_proven_shortest() {
     };
     assert!(!proof.is_optimal());
     assert!(
-        note.ends_with("no program of at most 9 characters wins"),
+        note.ends_with("no program of at most 10 characters wins"),
         "{note}"
     );
 }

@@ -15,12 +15,28 @@
 //!
 //! Then every piece holds at least one character, every character is a move or a digit, and
 //! every digit was read before the arrival as a call of a function that existed: it names one
-//! of the k functions. So the step after the arrival cannot call a missing function either, and
-//! the program wins. Canonical programs of n characters are therefore: k separators (k at most
-//! 9), k + 1 non-empty pieces, each character one of `U` `D` `L` `R` and the digits 1 to k. If
-//! none of at most n characters wins, no program of at most n characters wins at all.
-//! [`canonical_count`] gives their number per length, so that a budget of programs run decides
-//! ahead of a length whether it can be finished: the bound reached is the same on every run.
+//! of the k functions, and every function is called before the arrival. So the step after the
+//! arrival cannot call a missing function either, and the program wins. Three more changes
+//! ([`Pruning`]), each again keeping it winning and making it no longer, the moves being the
+//! same and in the same order, each at the same or an earlier step:
+//! 4. Replace every call of a function whose body is one character by that character (a move,
+//!    or the call of another function; a body that calls only itself never moves, so it was
+//!    not called before the arrival), and delete the function: two characters fewer.
+//! 5. Replace the one call of a function whose digit occurs once in the line by the function's
+//!    body, and delete the function: two characters fewer. (That call is outside the body, or
+//!    the function would never be entered.)
+//! 6. Number the functions in the order in which their digits first occur in the line: read
+//!    main, then the functions in their new order; the line is as long as before.
+//!
+//! Repeating 1 to 6 ends (each shortens the line or, 6, leaves it in order), with a program in
+//! which every function body has two characters or more, every digit occurs twice or more, and
+//! the digits first occur in the order 1, 2, ..., k. Canonical programs of n characters are
+//! therefore: k separators (k at most 9), a non-empty main and k bodies of two characters or
+//! more, each character one of `U` `D` `L` `R` and the digits 1 to k, each digit occurring at
+//! least twice, first in that order. If none of at most n characters wins, no program of at
+//! most n characters wins at all. [`canonical_count`] gives their number per length, so that a
+//! budget of programs run decides ahead of a length whether it can be finished: the bound
+//! reached is the same on every run.
 
 use rayon::prelude::*;
 
@@ -31,6 +47,87 @@ const MOVES: &[u8] = b"UDLR";
 
 /// The most functions a program can call (digits 1 to 9).
 const MAX_FUNCTIONS: usize = 9;
+
+/// The reductions 4 to 6 of the module's argument, each of which leaves out the programs it
+/// shortens or renumbers; a test holds each against a run without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// 4: every function body has two characters or more.
+    pub bodies_of_two: bool,
+    /// 5: every function's digit occurs at least twice.
+    pub called_twice: bool,
+    /// 6: the digits first occur in the order 1, 2, ..., k.
+    pub ordered: bool,
+}
+
+impl Pruning {
+    /// Every reduction: what the proof runs.
+    pub const ALL: Pruning = Pruning {
+        bodies_of_two: true,
+        called_twice: true,
+        ordered: true,
+    };
+
+    /// The shortest a function body may be.
+    fn min_body(&self) -> usize {
+        if self.bodies_of_two { 2 } else { 1 }
+    }
+
+    /// Whether the characters of a program with `k` functions (its pieces' characters in
+    /// order, the separators left out) are admitted.
+    fn admits(&self, k: usize, characters: impl Iterator<Item = u8>) -> bool {
+        let mut count = [0u8; MAX_FUNCTIONS + 1];
+        let mut seen = 0;
+        for c in characters {
+            if !c.is_ascii_digit() {
+                continue;
+            }
+            let d = usize::from(c - b'0');
+            if count[d] == 0 {
+                if self.ordered && d != seen + 1 {
+                    return false;
+                }
+                seen = seen.max(d);
+            }
+            count[d] = count[d].saturating_add(1);
+        }
+        !self.called_twice || count[1..=k].iter().all(|&c| c >= 2)
+    }
+
+    /// How many strings of `len` characters over the four moves and the digits 1 to `k` it
+    /// admits: a count over the number of times each digit occurred so far (0, 1, or 2 and
+    /// more), which is all that [`Pruning::admits`] looks at.
+    fn strings(&self, len: usize, k: usize) -> u64 {
+        let states = 3usize.pow(k as u32);
+        let digit = |state: usize, d: usize| state / 3usize.pow(d as u32) % 3;
+        let mut ways = vec![0u64; states];
+        ways[0] = 1;
+        for _ in 0..len {
+            let mut next = vec![0u64; states];
+            for (state, &w) in ways.iter().enumerate().filter(|(_, w)| **w > 0) {
+                next[state] = next[state].saturating_add(w.saturating_mul(MOVES.len() as u64));
+                for d in 0..k {
+                    let n = digit(state, d);
+                    if self.ordered && n == 0 && d > 0 && digit(state, d - 1) == 0 {
+                        continue;
+                    }
+                    let to = if n < 2 {
+                        state + 3usize.pow(d as u32)
+                    } else {
+                        state
+                    };
+                    next[to] = next[to].saturating_add(w);
+                }
+            }
+            ways = next;
+        }
+        ways.iter()
+            .enumerate()
+            .filter(|&(state, _)| !self.called_twice || (0..k).all(|d| digit(state, d) == 2))
+            .map(|(_, &w)| w)
+            .fold(0, u64::saturating_add)
+    }
+}
 
 /// What the exhaustive search showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,14 +154,25 @@ pub fn shortest_below(
     budget: u64,
     stop: &(impl Fn() -> bool + Sync),
 ) -> Search {
+    shortest_below_pruned(board, below, budget, stop, Pruning::ALL)
+}
+
+/// [`shortest_below`] over the canonical programs that `pruning` admits.
+fn shortest_below_pruned(
+    board: &Board,
+    below: usize,
+    budget: u64,
+    stop: &(impl Fn() -> bool + Sync),
+    pruning: Pruning,
+) -> Search {
     let mut programs_run = 0;
     let mut within = 0;
     for n in 1..below {
-        let count = canonical_count(n);
+        let count = canonical_count(n, pruning);
         if programs_run + count > budget || stop() {
             break;
         }
-        let (found, run) = of_length(board, n, stop);
+        let (found, run) = of_length(board, n, stop, pruning);
         programs_run += run;
         if let Some((line, steps)) = found {
             return Search {
@@ -83,12 +191,18 @@ pub fn shortest_below(
     }
 }
 
-/// The number of canonical programs of `n` characters: for each number of functions k, the
-/// ways to cut the n − k characters into k + 1 non-empty pieces, times 4 + k choices each.
-pub fn canonical_count(n: usize) -> u64 {
+/// The number of canonical programs of `n` characters that `pruning` admits: for each number
+/// of functions k, the ways to cut the n − k characters into a main and k bodies of their
+/// least lengths or more, times the strings of n − k characters admitted.
+pub fn canonical_count(n: usize, pruning: Pruning) -> u64 {
     (0..=MAX_FUNCTIONS.min(n.saturating_sub(1) / 2))
         .map(|k| {
-            binomial(n - k - 1, k).saturating_mul((4 + k as u64).saturating_pow((n - k) as u32))
+            // Lengths above the least ones, shared among k + 1 pieces.
+            let least = 1 + k * pruning.min_body();
+            match (n - k).checked_sub(least) {
+                Some(spare) => binomial(spare + k, k).saturating_mul(pruning.strings(n - k, k)),
+                None => 0,
+            }
         })
         .fold(0, u64::saturating_add)
 }
@@ -103,10 +217,16 @@ fn of_length(
     board: &Board,
     n: usize,
     stop: &(impl Fn() -> bool + Sync),
+    pruning: Pruning,
 ) -> (Option<(String, u32)>, u64) {
     let mut parts = Vec::new();
     for k in 0..=MAX_FUNCTIONS.min((n - 1) / 2) {
-        for lengths in compositions(n - k, k + 1) {
+        let bodies_long_enough =
+            |lengths: &Vec<usize>| lengths[1..].iter().all(|&len| len >= pruning.min_body());
+        for lengths in compositions(n - k, k + 1)
+            .into_iter()
+            .filter(bodies_long_enough)
+        {
             for first in 0..4 + k {
                 parts.push((k, lengths.clone(), first));
             }
@@ -118,7 +238,7 @@ fn of_length(
             if stop() {
                 return (None, 0);
             }
-            part(board, *k, lengths, *first)
+            part(board, *k, lengths, *first, pruning)
         })
         .collect();
     let run = results.iter().map(|(_, r)| r).sum();
@@ -161,7 +281,13 @@ impl Code for Pieces {
 
 /// Runs the canonical programs with k functions, these piece lengths and this first
 /// character (an index into the alphabet), in odometer order; the first winner and the count.
-fn part(board: &Board, k: usize, lengths: &[usize], first: usize) -> (Option<(String, u32)>, u64) {
+fn part(
+    board: &Board,
+    k: usize,
+    lengths: &[usize],
+    first: usize,
+    pruning: Pruning,
+) -> (Option<(String, u32)>, u64) {
     let alphabet: Vec<u8> = MOVES.iter().copied().chain(b'1'..b'1' + k as u8).collect();
     let mut bounds = Vec::with_capacity(lengths.len());
     let mut slots = Vec::new();
@@ -182,10 +308,13 @@ fn part(board: &Board, k: usize, lengths: &[usize], first: usize) -> (Option<(St
     let (mut machine, mut pos) = (Machine::default(), board.start_pos());
     let mut run_count = 0;
     loop {
-        run_count += 1;
-        if let Outcome::Won { steps } = run(board, &program, &mut machine, &mut pos) {
-            let line = String::from_utf8(program.text.clone()).expect("ASCII");
-            return (Some((line, steps)), run_count);
+        let characters = slots.iter().map(|&slot| program.text[slot]);
+        if pruning.admits(k, characters) {
+            run_count += 1;
+            if let Outcome::Won { steps } = run(board, &program, &mut machine, &mut pos) {
+                let line = String::from_utf8(program.text.clone()).expect("ASCII");
+                return (Some((line, steps)), run_count);
+            }
         }
         // The next program: the last character advances first; slot 0 stays.
         let mut i = slots.len() - 1;
@@ -209,7 +338,7 @@ fn part(board: &Board, k: usize, lengths: &[usize], first: usize) -> (Option<(St
 mod tests {
     use super::*;
     use crate::games::bender4::notation::wins;
-    use crate::games::bender4::testing::{INTRO1, INTRO4, level};
+    use crate::games::bender4::testing::{INTRO1, INTRO2, INTRO3, INTRO4, INTRO5, MAP_A, level};
 
     /// Every line of exactly `n` characters over `alphabet`, by brute force.
     fn every_line(alphabet: &[u8], n: usize) -> impl Iterator<Item = String> + '_ {
@@ -228,15 +357,63 @@ mod tests {
     /// Every character that could matter, with one that does nothing (`0`).
     const ALL: &[u8] = b"UDLR0123456789;";
 
+    /// Every combination of the reductions, none first and all last.
+    fn prunings() -> impl Iterator<Item = Pruning> {
+        (0..8).map(|bits| Pruning {
+            bodies_of_two: bits & 1 != 0,
+            called_twice: bits & 2 != 0,
+            ordered: bits & 4 != 0,
+        })
+    }
+
+    const NONE: Pruning = Pruning {
+        bodies_of_two: false,
+        called_twice: false,
+        ordered: false,
+    };
+
     #[test]
     fn the_count_is_the_number_of_programs_run() {
-        let board = level(INTRO1).board;
-        for n in 1..=4 {
-            let (found, run) = of_length(&board, n, &|| false);
-            assert_eq!(found, None, "no program of {n} characters wins intro 1");
-            assert_eq!(run, canonical_count(n), "length {n}");
+        let board = level(include_str!("../../../corpora/bender4/unwinnable.txt")).board;
+        for pruning in prunings() {
+            for n in 1..=6 {
+                let (found, run) = of_length(&board, n, &|| false, pruning);
+                assert_eq!(found, None, "nothing wins the unwinnable map");
+                assert_eq!(run, canonical_count(n, pruning), "length {n}, {pruning:?}");
+            }
         }
-        assert_eq!(canonical_count(3), 64 + 5 * 5);
+        assert_eq!(canonical_count(3, NONE), 64 + 5 * 5);
+        // Of the 5 * 5 with one function, `1;1` alone has its digit twice, and its body is
+        // one character.
+        assert_eq!(canonical_count(3, Pruning::ALL), 64);
+        // Four characters: `1;X1`, `1;1X` and `X;11` (X a move), and `1;11`.
+        assert_eq!(canonical_count(4, Pruning::ALL), 256 + 3 * 4 + 1);
+        assert_eq!(
+            (1..=10)
+                .map(|n| canonical_count(n, NONE))
+                .collect::<Vec<_>>(),
+            [
+                4, 16, 89, 506, 3115, 20484, 143566, 1068074, 8404817, 69727092
+            ]
+        );
+    }
+
+    #[test]
+    fn each_reduction_leaves_the_shortest_length_as_it_was() {
+        // Won at 3, 5, 6, 7 characters, or not within 7 (intro 5, map A's own corridor).
+        let maps = [INTRO1, INTRO2, INTRO3, INTRO4, INTRO5, MAP_A];
+        let length = |search: Search| match search.shortest {
+            Shortest::Found { line, .. } => Ok(line.len()),
+            Shortest::Loses { within } => Err(within),
+        };
+        for text in maps {
+            let board = level(text).board;
+            let without = length(shortest_below_pruned(&board, 8, u64::MAX, &|| false, NONE));
+            for pruning in prunings().skip(1) {
+                let with = shortest_below_pruned(&board, 8, u64::MAX, &|| false, pruning);
+                assert_eq!(length(with), without, "{pruning:?}");
+            }
+        }
     }
 
     #[test]
@@ -268,14 +445,17 @@ mod tests {
         assert_eq!(search.shortest, Shortest::Loses { within: 4 });
         assert_eq!(
             search.programs_run,
-            (1..=4).map(canonical_count).sum::<u64>()
+            (1..=4)
+                .map(|n| canonical_count(n, Pruning::ALL))
+                .sum::<u64>()
         );
     }
 
     #[test]
     fn a_budget_stops_before_a_length_it_cannot_finish() {
         let board = level(INTRO1).board;
-        let budget = (1..=3).map(canonical_count).sum::<u64>() + canonical_count(4) - 1;
+        let count = |n| canonical_count(n, Pruning::ALL);
+        let budget = (1..=3).map(count).sum::<u64>() + count(4) - 1;
         let search = shortest_below(&board, 5, budget, &|| false);
         assert_eq!(search.shortest, Shortest::Loses { within: 3 });
         let stopped = shortest_below(&board, 5, u64::MAX, &|| true);

@@ -39,7 +39,8 @@ pub struct Budget {
     pub seed: u64,
     /// The proof that no shorter program wins ([`prove::shortest_below`]) is tried for
     /// programs of at most `proof_score` characters, running at most `proof_programs`
-    /// programs: by default every program of up to 9 characters (9.6 million), a few seconds.
+    /// programs: by default every canonical program of up to 10 characters (11.6 million),
+    /// a few seconds.
     pub proof_score: usize,
     pub proof_programs: u64,
 }
@@ -65,7 +66,7 @@ impl Default for Budget {
             },
             seed: 0,
             proof_score: 12,
-            proof_programs: 10_000_000,
+            proof_programs: 12_000_000,
         }
     }
 }
