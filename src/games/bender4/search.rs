@@ -32,9 +32,11 @@ pub struct Budget {
     /// Exploration chains and the candidates each one runs.
     pub chains: usize,
     pub explore: Schedule,
-    /// Refinement chains (from the best program) and their schedule.
+    /// Refinement chains (from the best program) and their schedule, its candidates shared
+    /// among `refine_rounds` rounds.
     pub refiners: usize,
     pub refine: Schedule,
+    pub refine_rounds: u64,
     /// Mixed into every random seed (0 by default; other values give independent runs).
     pub seed: u64,
     /// The proof that no shorter program wins ([`prove::shortest_below`]) is tried for
@@ -59,11 +61,12 @@ impl Default for Budget {
             },
             refiners: 2,
             refine: Schedule {
-                iterations: 25_000,
+                iterations: 100_000,
                 lambda: 20.0,
                 t_start: 1.0,
                 t_end: 0.1,
             },
+            refine_rounds: 4,
             seed: 0,
             proof_score: 12,
             proof_programs: 12_000_000,
@@ -87,9 +90,9 @@ impl Budget {
     }
 
     /// The budget of `--effort N`: N times the refinement's candidates. Refinement is where
-    /// more candidates pay most: on the 30 validators (2026-11-28), sixteen times the
-    /// refinement's candidates gave programs 6% shorter in 86 s against 30 s, slightly better
-    /// than four times every chain's in 94 s (docs/bender4.md, "More effort").
+    /// more candidates pay most: on the 30 validators (2026-11-28), four times the default's
+    /// gave 1,408 characters against 1,445, sixteen times 1,336, in 2.3 and 6.5 times the
+    /// time (docs/bender4.md, "More effort").
     pub fn with_effort(mut self, effort: u32) -> Self {
         self.refine.iterations = self.refine.iterations.saturating_mul(u64::from(effort));
         self
@@ -313,22 +316,34 @@ fn programs(
         .iter()
         .cloned()
         .fold(best, |b, e| merge(b, Some(e)));
-    let starts: Vec<Genome> = match explored.is_empty() {
+    let mut starts: Vec<Genome> = match explored.is_empty() {
         true => vec![best.as_ref()?.2.clone()],
         false => explored.into_iter().map(|(_, _, g)| g).collect(),
     };
-    let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
-        .map(|i| {
-            (
-                (1000 + i as u64) ^ budget.seed << 32,
-                starts[i % starts.len()].clone(),
-            )
-        })
-        .collect();
-    best = run_chains(guides, &refiners, budget.refine, ctl, &chain_runs)
-        .into_iter()
-        .fold(best, merge);
-    let (_, _, mut genome) = best?;
+    // The refinement's candidates are shared among rounds: each later round starts its chains
+    // hot again from the best program so far, polished. Restarts beat one long cooling
+    // (docs/bender4.md, "More effort").
+    let rounds = budget.refine_rounds.max(1);
+    let mut refine = budget.refine;
+    refine.iterations /= rounds;
+    for round in 0..rounds {
+        let refiners: Vec<(u64, Genome)> = (0..budget.refiners)
+            .map(|i| {
+                let seed = match round {
+                    0 => 1000 + i as u64,
+                    _ => 2000 + 100 * round + i as u64,
+                };
+                (seed ^ budget.seed << 32, starts[i % starts.len()].clone())
+            })
+            .collect();
+        best = run_chains(guides, &refiners, refine, ctl, &chain_runs)
+            .into_iter()
+            .fold(best, merge);
+        let mut polished = best.as_ref()?.2.clone();
+        anneal::polish(&mut judge, &mut polished);
+        starts = vec![polished];
+    }
+    let mut genome = starts.pop()?;
     anneal::polish(&mut judge, &mut genome);
     genome.tidy();
     let line = genome.line();
