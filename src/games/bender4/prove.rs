@@ -219,10 +219,10 @@ fn of_length(
     stop: &(impl Fn() -> bool + Sync),
     pruning: Pruning,
 ) -> (Option<(String, u32)>, u64) {
+    let bodies_long_enough =
+        |lengths: &Vec<usize>| lengths[1..].iter().all(|&len| len >= pruning.min_body());
     let mut parts = Vec::new();
     for k in 0..=MAX_FUNCTIONS.min((n - 1) / 2) {
-        let bodies_long_enough =
-            |lengths: &Vec<usize>| lengths[1..].iter().all(|&len| len >= pruning.min_body());
         for lengths in compositions(n - k, k + 1)
             .into_iter()
             .filter(bodies_long_enough)

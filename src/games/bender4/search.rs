@@ -32,10 +32,11 @@ pub struct Budget {
     /// Exploration chains and the candidates each one runs.
     pub chains: usize,
     pub explore: Schedule,
-    /// Refinement chains (from the best program) and their schedule, its candidates shared
-    /// among `refine_rounds` rounds.
+    /// Refinement chains (from the best program) and their schedule.
     pub refiners: usize,
     pub refine: Schedule,
+    /// Rounds that share the refinement's candidates, each after the first starting from the
+    /// best program so far, polished.
     pub refine_rounds: u64,
     /// Mixed into every random seed (0 by default; other values give independent runs).
     pub seed: u64,
