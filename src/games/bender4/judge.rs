@@ -10,9 +10,16 @@
 //! - **Guides.** Closeness is measured in the distance table of the current ball layout when
 //!   one was built for it (the layouts a route with pushes goes through), else in the table of
 //!   the map's own layout.
-//! - **Loops.** At every call the configuration (Bender, fields, balls, stack without the
-//!   pending returns) is hashed; meeting one again proves an endless loop: the states repeat,
-//!   so neither a win nor a closer approach can follow.
+//! - **Loops.** At every call the judge notes (Bender, fields, balls, the piece called) with
+//!   the depth of the new frame. Meeting the same call again while that frame has not returned
+//!   proves an endless loop: from the first meeting the run only read frames at that depth or
+//!   deeper, so from the second it does the same again, one level deeper or at the same level,
+//!   through the same states, forever. Neither a win nor a closer approach can follow, and
+//!   the positions it would read are those it has read. Every endless run is caught this way:
+//!   at the least depth it keeps returning to, its frame never returns, so it must keep
+//!   calling from there (each piece is finite), and with finitely many states some call
+//!   repeats. This also stops the recursions that grow the stack without moving Bender, which
+//!   a check of the whole stack cannot, and it costs one hash per call, not one per frame.
 //!
 //! A test holds the judge to the same verdicts as [`super::program::run`].
 
@@ -30,10 +37,8 @@ const CHECKPOINT_EVERY: u32 = 16;
 const NEVER: u16 = u16::MAX;
 /// Positions of the read table: main's and nine bodies', each with its end.
 const READ_SLOTS: usize = MAX_MAIN + 1 + 9 * (MAX_BODY + 1);
-/// Call configurations remembered per run for loop detection (a power of two).
+/// Calls remembered per run for loop detection (a power of two).
 const SEEN_SLOTS: usize = 2048;
-/// Stacks deeper than this are not hashed (deep non-tail recursion is rare and short-lived).
-const SEEN_MAX_DEPTH: usize = 24;
 
 /// Where a piece's positions start in the read table.
 #[inline]
@@ -102,45 +107,67 @@ impl Default for Record {
     }
 }
 
-/// Hashes of call configurations met in the current run.
+/// The calls met in the current run: for each (Bender, fields, balls, piece called), the depth
+/// of its frame and the step of its last meeting.
 struct Seen {
     keys: Vec<u64>,
+    met: Vec<(u32, u32)>,
     stamp: Vec<u32>,
     run: u32,
     len: usize,
+    /// For each depth, the last step at which the frame there returned (0: not in this run).
+    returned: Vec<u32>,
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
             keys: vec![0; SEEN_SLOTS],
+            met: vec![(0, 0); SEEN_SLOTS],
             stamp: vec![0; SEEN_SLOTS],
             run: 0,
             len: 0,
+            returned: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
         self.run += 1;
         self.len = 0;
+        self.returned.clear();
     }
 
-    /// Inserts `key`; `true` if it was already there.
+    /// The frame at `depth` (counted from 1) returned at `step`.
     #[inline]
-    fn insert(&mut self, key: u64) -> bool {
-        if self.len >= SEEN_SLOTS / 2 {
-            return false;
+    fn returned(&mut self, depth: usize, step: u32) {
+        if depth >= self.returned.len() {
+            self.returned.resize(depth + 1, 0);
         }
+        self.returned[depth] = step;
+    }
+
+    /// Notes the call `key`, whose frame is at `depth`, at `step`; `true` when the same call
+    /// was met before and the frame it made has not returned since: the run loops forever.
+    #[inline]
+    fn repeats(&mut self, key: u64, depth: usize, step: u32) -> bool {
         let mut i = (key >> 40) as usize & (SEEN_SLOTS - 1);
         while self.stamp[i] == self.run {
             if self.keys[i] == key {
-                return true;
+                let (d, s) = self.met[i];
+                if self.returned.get(d as usize).is_none_or(|&r| r < s) {
+                    return true;
+                }
+                self.met[i] = (depth as u32, step);
+                return false;
             }
             i = (i + 1) & (SEEN_SLOTS - 1);
         }
-        self.stamp[i] = self.run;
-        self.keys[i] = key;
-        self.len += 1;
+        if self.len < SEEN_SLOTS / 2 {
+            self.stamp[i] = self.run;
+            self.keys[i] = key;
+            self.met[i] = (depth as u32, step);
+            self.len += 1;
+        }
         false
     }
 }
@@ -302,6 +329,7 @@ impl<'a> Judge<'a> {
         let mut guide = self.guide(balls_hash);
         let lost = |closest| Trial { won: None, closest };
         self.seen.clear();
+        let mut depth = self.machine.frames().len();
         loop {
             if step >= LAST_WINNING_STEP {
                 break lost(closest);
@@ -328,19 +356,24 @@ impl<'a> Judge<'a> {
             };
             let dir = match self.machine.next_traced(code, &mut note) {
                 Action::Move(dir) => dir,
-                Action::Nothing | Action::Return => continue,
+                Action::Nothing => continue,
+                Action::Return => {
+                    let now = self.machine.frames().len();
+                    if now < depth {
+                        self.seen.returned(depth, step);
+                    }
+                    depth = now;
+                    continue;
+                }
                 Action::Call => {
-                    if self.machine.frames().len() <= SEEN_MAX_DEPTH {
-                        let mut key = mix(
-                            balls_hash,
-                            u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16,
-                        );
-                        for f in self.machine.frames() {
-                            key = mix(key, u64::from(f.piece) | u64::from(f.pos) << 8);
-                        }
-                        if self.seen.insert(key) {
-                            break lost(closest);
-                        }
+                    depth = self.machine.frames().len();
+                    let called = u64::from(self.machine.frames()[depth - 1].piece);
+                    let key = mix(
+                        balls_hash ^ called << 56,
+                        u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16,
+                    );
+                    if self.seen.repeats(key, depth, step) {
+                        break lost(closest);
                     }
                     continue;
                 }
@@ -404,6 +437,25 @@ mod tests {
         .iter()
         .map(|text| level(text))
         .collect()
+    }
+
+    /// Recursions that only deepen the stack loop forever; the judge stops them at their first
+    /// repeated call, long before the step limit (a check of the whole stack never repeats).
+    #[test]
+    fn a_recursion_that_deepens_without_end_is_stopped_at_once() {
+        let level = level(INTRO1);
+        let graph = PlainGraph::new(&level.board).unwrap();
+        let mut judge = Judge::new(std::slice::from_ref(&graph));
+        let mut rec = Record::default();
+        // `1U` calls itself before it moves; `U1D` and `R1L` move until a wall stops them,
+        // and every pass leaves a move pending.
+        for line in ["1;1U", "1;U1D", "1;R1L"] {
+            let pieces: Vec<Vec<u8>> = line.split(';').map(|p| p.as_bytes().to_vec()).collect();
+            let trial = judge.run(&Genome::new(&pieces), &mut rec);
+            assert_eq!(trial.won, None, "{line}");
+            let last = rec.checkpoints.last().unwrap().step;
+            assert!(last < 64, "{line} ran to step {last}");
+        }
     }
 
     #[test]
