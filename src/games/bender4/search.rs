@@ -55,14 +55,14 @@ impl Default for Budget {
             random_routes: 24,
             chains: 4,
             explore: Schedule {
-                iterations: 50_000,
+                iterations: 25_000,
                 lambda: 3.0,
                 t_start: 2.0,
                 t_end: 0.3,
             },
             refiners: 2,
             refine: Schedule {
-                iterations: 100_000,
+                iterations: 200_000,
                 lambda: 20.0,
                 t_start: 1.0,
                 t_end: 0.1,
@@ -90,10 +90,8 @@ impl Budget {
         b
     }
 
-    /// The budget of `--effort N`: N times the refinement's candidates. Refinement is where
-    /// more candidates pay most: on the 30 validators (2026-11-28), four times the default's
-    /// gave 1,408 characters against 1,445, sixteen times 1,336, in 2.3 and 6.5 times the
-    /// time (docs/bender4.md, "More effort").
+    /// The budget of `--effort N`: N times the refinement's candidates, where more candidates
+    /// pay most (docs/bender4.md, "More effort").
     pub fn with_effort(mut self, effort: u32) -> Self {
         self.refine.iterations = self.refine.iterations.saturating_mul(u64::from(effort));
         self
