@@ -139,7 +139,7 @@ impl Seen {
 
     /// The frame at `depth` (counted from 1) returned at `step`.
     #[inline]
-    fn returned(&mut self, depth: usize, step: u32) {
+    fn note_return(&mut self, depth: usize, step: u32) {
         if depth >= self.returned.len() {
             self.returned.resize(depth + 1, 0);
         }
@@ -360,7 +360,7 @@ impl<'a> Judge<'a> {
                 Action::Return => {
                     let now = self.machine.frames().len();
                     if now < depth {
-                        self.seen.returned(depth, step);
+                        self.seen.note_return(depth, step);
                     }
                     depth = now;
                     continue;

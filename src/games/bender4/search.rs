@@ -342,8 +342,8 @@ fn programs(
         anneal::polish(&mut judge, &mut polished);
         starts = vec![polished];
     }
+    // The last round's start is the best program, already polished.
     let mut genome = starts.pop()?;
-    anneal::polish(&mut judge, &mut genome);
     genome.tidy();
     let line = genome.line();
     let steps = judge.run(&genome, &mut record).won?;
