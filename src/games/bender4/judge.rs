@@ -92,6 +92,31 @@ pub struct Record {
     pub trial: Trial,
 }
 
+impl Record {
+    /// The first step that read any of the (piece, position) starts in `changed` or a
+    /// position after them in their piece (`NEVER`: none).
+    fn first_read(&self, changed: &[(usize, usize)]) -> u16 {
+        changed
+            .iter()
+            .map(|&(piece, from)| {
+                let base = slot(piece as u8);
+                self.read[base + from..base + slots(piece)]
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(NEVER)
+            })
+            .min()
+            .unwrap_or(NEVER)
+    }
+
+    /// Whether the run read any of the positions from the starts in `changed` on. When it
+    /// did not, a program that differs only there makes the same run, step for step.
+    pub fn reads(&self, changed: &[(usize, usize)]) -> bool {
+        self.first_read(changed) != NEVER
+    }
+}
+
 impl Default for Record {
     fn default() -> Self {
         Record {
@@ -250,18 +275,7 @@ impl<'a> Judge<'a> {
         changed: &[(usize, usize)],
         rec: &mut Record,
     ) -> Trial {
-        let diverge = changed
-            .iter()
-            .map(|&(piece, from)| {
-                let base = slot(piece as u8);
-                parent.read[base + from..base + slots(piece)]
-                    .iter()
-                    .copied()
-                    .min()
-                    .unwrap_or(NEVER)
-            })
-            .min()
-            .unwrap_or(NEVER);
+        let diverge = parent.first_read(changed);
         if diverge == NEVER {
             rec.clone_from(parent);
             return rec.trial;

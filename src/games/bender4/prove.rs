@@ -1,6 +1,7 @@
 //! The shortest program, proven: every program shorter than the best one found, in a canonical
-//! form, run by the referee ([`super::program::run`]). The first length at which one wins holds
-//! the optimum; when none below the best one's length wins, the best one is optimal.
+//! form, run by the referee's rules through the program search's [`Judge`] (resumed from the
+//! last program's run; see [`part`]). The first length at which one wins holds the optimum;
+//! when none below the best one's length wins, the best one is optimal.
 //!
 //! Why the canonical programs are enough. Take any winning program, arriving at step w. Each
 //! change below keeps it winning and makes it no longer:
@@ -40,8 +41,9 @@
 
 use rayon::prelude::*;
 
-use super::program::{Code, Machine, Outcome, run};
-use super::rules::Board;
+use super::judge::{Judge, Record};
+use super::program::Code;
+use super::routes::PlainGraph;
 
 const MOVES: &[u8] = b"UDLR";
 
@@ -149,17 +151,17 @@ pub struct Search {
 /// canonical programs of the next length fit in what is left of `budget`; `stop` is asked
 /// between lengths and between parts of a length (a stopped length does not count).
 pub fn shortest_below(
-    board: &Board,
+    graph: &PlainGraph,
     below: usize,
     budget: u64,
     stop: &(impl Fn() -> bool + Sync),
 ) -> Search {
-    shortest_below_pruned(board, below, budget, stop, Pruning::ALL)
+    shortest_below_pruned(graph, below, budget, stop, Pruning::ALL)
 }
 
 /// [`shortest_below`] over the canonical programs that `pruning` admits.
 fn shortest_below_pruned(
-    board: &Board,
+    graph: &PlainGraph,
     below: usize,
     budget: u64,
     stop: &(impl Fn() -> bool + Sync),
@@ -172,7 +174,7 @@ fn shortest_below_pruned(
         if programs_run + count > budget || stop() {
             break;
         }
-        let (found, run) = of_length(board, n, stop, pruning);
+        let (found, run) = of_length(graph, n, stop, pruning);
         programs_run += run;
         if let Some((line, steps)) = found {
             return Search {
@@ -214,7 +216,7 @@ fn binomial(n: usize, k: usize) -> u64 {
 /// Runs every canonical program of `n` characters: the first winner in enumeration order, and
 /// how many were run. Parts (one per piece lengths and first character) run in parallel.
 fn of_length(
-    board: &Board,
+    graph: &PlainGraph,
     n: usize,
     stop: &(impl Fn() -> bool + Sync),
     pruning: Pruning,
@@ -238,7 +240,7 @@ fn of_length(
             if stop() {
                 return (None, 0);
             }
-            part(board, *k, lengths, *first, pruning)
+            part(graph, *k, lengths, *first, pruning)
         })
         .collect();
     let run = results.iter().map(|(_, r)| r).sum();
@@ -281,8 +283,13 @@ impl Code for Pieces {
 
 /// Runs the canonical programs with k functions, these piece lengths and this first
 /// character (an index into the alphabet), in odometer order; the first winner and the count.
+///
+/// Each program but the first is run as a child of the last one run ([`Judge::run_child`]):
+/// they differ only from the odometer's lowest changed slot on, so the run resumes from the
+/// last checkpoint before the first step that read any of those slots; and when the last run
+/// read none of them, the program makes the same run step for step and loses as it did.
 fn part(
-    board: &Board,
+    graph: &PlainGraph,
     k: usize,
     lengths: &[usize],
     first: usize,
@@ -290,31 +297,51 @@ fn part(
 ) -> (Option<(String, u32)>, u64) {
     let alphabet: Vec<u8> = MOVES.iter().copied().chain(b'1'..b'1' + k as u8).collect();
     let mut bounds = Vec::with_capacity(lengths.len());
+    // slots[i]: a character's place in the text, and its (piece, position).
     let mut slots = Vec::new();
     let mut start = 0;
-    for &len in lengths {
+    for (piece, &len) in lengths.iter().enumerate() {
         bounds.push((start, start + len));
-        slots.extend(start..start + len);
+        slots.extend((0..len).map(|at| (start + at, (piece, at))));
         start += len + 1;
     }
     let mut text = vec![b';'; start - 1];
     // digits[i]: the alphabet index at slots[i]; slots[0] is fixed to `first`.
     let mut digits = vec![0; slots.len()];
     digits[0] = first;
-    for (&slot, &d) in slots.iter().zip(&digits) {
-        text[slot] = alphabet[d];
+    for (&(at, _), &d) in slots.iter().zip(&digits) {
+        text[at] = alphabet[d];
     }
     let mut program = Pieces { text, bounds };
-    let (mut machine, mut pos) = (Machine::default(), board.start_pos());
+    let mut judge = Judge::new(std::slice::from_ref(graph));
+    let (mut record, mut child) = (Record::default(), Record::default());
+    // The lowest slot changed since the last program run (`None`: none was run yet).
+    let mut changed_from: Option<usize> = None;
+    let mut changed = Vec::new();
     let mut run_count = 0;
     loop {
-        let characters = slots.iter().map(|&slot| program.text[slot]);
+        let characters = slots.iter().map(|&(at, _)| program.text[at]);
         if pruning.admits(k, characters) {
             run_count += 1;
-            if let Outcome::Won { steps } = run(board, &program, &mut machine, &mut pos) {
+            let won = match changed_from {
+                None => judge.run(&program, &mut record).won,
+                Some(lowest) => {
+                    let (piece, from) = slots[lowest].1;
+                    changed.clear();
+                    changed.push((piece, from));
+                    changed.extend((piece + 1..lengths.len()).map(|later| (later, 0)));
+                    if record.reads(&changed) {
+                        judge.run_child(&program, &record, &changed, &mut child);
+                        std::mem::swap(&mut record, &mut child);
+                    }
+                    record.trial.won
+                }
+            };
+            if let Some(steps) = won {
                 let line = String::from_utf8(program.text.clone()).expect("ASCII");
                 return (Some((line, steps)), run_count);
             }
+            changed_from = Some(usize::MAX);
         }
         // The next program: the last character advances first; slot 0 stays.
         let mut i = slots.len() - 1;
@@ -324,13 +351,14 @@ fn part(
             }
             digits[i] += 1;
             if digits[i] < alphabet.len() {
-                program.text[slots[i]] = alphabet[digits[i]];
+                program.text[slots[i].0] = alphabet[digits[i]];
                 break;
             }
             digits[i] = 0;
-            program.text[slots[i]] = alphabet[0];
+            program.text[slots[i].0] = alphabet[0];
             i -= 1;
         }
+        changed_from = changed_from.map(|lowest| lowest.min(i));
     }
 }
 
@@ -375,9 +403,10 @@ mod tests {
     #[test]
     fn the_count_is_the_number_of_programs_run() {
         let board = level(include_str!("../../../corpora/bender4/unwinnable.txt")).board;
+        let graph = PlainGraph::new(&board).unwrap();
         for pruning in prunings() {
             for n in 1..=6 {
-                let (found, run) = of_length(&board, n, &|| false, pruning);
+                let (found, run) = of_length(&graph, n, &|| false, pruning);
                 assert_eq!(found, None, "nothing wins the unwinnable map");
                 assert_eq!(run, canonical_count(n, pruning), "length {n}, {pruning:?}");
             }
@@ -408,9 +437,10 @@ mod tests {
         };
         for text in maps {
             let board = level(text).board;
-            let without = length(shortest_below_pruned(&board, 8, u64::MAX, &|| false, NONE));
+            let graph = PlainGraph::new(&board).unwrap();
+            let without = length(shortest_below_pruned(&graph, 8, u64::MAX, &|| false, NONE));
             for pruning in prunings().skip(1) {
-                let with = shortest_below_pruned(&board, 8, u64::MAX, &|| false, pruning);
+                let with = shortest_below_pruned(&graph, 8, u64::MAX, &|| false, pruning);
                 assert_eq!(length(with), without, "{pruning:?}");
             }
         }
@@ -426,7 +456,7 @@ mod tests {
             assert!(every_line(ALL, n).all(|line| !wins(&intro4, &line)));
         }
         assert!(every_line(ALL, 3).any(|line| wins(&intro4, &line)));
-        let search = shortest_below(&intro4, 4, u64::MAX, &|| false);
+        let search = shortest_below(&PlainGraph::new(&intro4).unwrap(), 4, u64::MAX, &|| false);
         assert_eq!(
             search.shortest,
             Shortest::Found {
@@ -441,7 +471,7 @@ mod tests {
                 "length {n}"
             );
         }
-        let search = shortest_below(&intro1, 5, u64::MAX, &|| false);
+        let search = shortest_below(&PlainGraph::new(&intro1).unwrap(), 5, u64::MAX, &|| false);
         assert_eq!(search.shortest, Shortest::Loses { within: 4 });
         assert_eq!(
             search.programs_run,
@@ -452,13 +482,36 @@ mod tests {
     }
 
     #[test]
+    fn the_proofs_resumed_runs_agree_with_the_referee_on_every_short_line() {
+        // The proof resumes each program from the last one's run and skips the programs whose
+        // change that run never read. Up to 6 characters, canonical programs have at most two
+        // functions: the referee runs every line over `U` `D` `L` `R` `1` `2` `;` from the
+        // start, and the shortest winning length is the same.
+        for text in [INTRO1, INTRO2, INTRO3, INTRO4, INTRO5, MAP_A] {
+            let board = level(text).board;
+            let brute =
+                (1..=6).find(|&n| every_line(b"UDLR12;", n).any(|line| wins(&board, &line)));
+            let search = shortest_below(&PlainGraph::new(&board).unwrap(), 7, u64::MAX, &|| false);
+            let proof = match search.shortest {
+                Shortest::Found { line, .. } => Some(line.len()),
+                Shortest::Loses { within } => {
+                    assert_eq!(within, 6);
+                    None
+                }
+            };
+            assert_eq!(proof, brute);
+        }
+    }
+
+    #[test]
     fn a_budget_stops_before_a_length_it_cannot_finish() {
         let board = level(INTRO1).board;
+        let graph = PlainGraph::new(&board).unwrap();
         let count = |n| canonical_count(n, Pruning::ALL);
         let budget = (1..=3).map(count).sum::<u64>() + count(4) - 1;
-        let search = shortest_below(&board, 5, budget, &|| false);
+        let search = shortest_below(&graph, 5, budget, &|| false);
         assert_eq!(search.shortest, Shortest::Loses { within: 3 });
-        let stopped = shortest_below(&board, 5, u64::MAX, &|| true);
+        let stopped = shortest_below(&graph, 5, u64::MAX, &|| true);
         assert_eq!(stopped.shortest, Shortest::Loses { within: 0 });
     }
 }

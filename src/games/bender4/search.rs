@@ -175,7 +175,7 @@ pub fn solve(board: &Board, ctl: &SearchControl, budget: &Budget) -> Answer {
     } else {
         0
     };
-    let proof = prove::shortest_below(board, below, budget.proof_programs, &stopped);
+    let proof = prove::shortest_below(&guides[0], below, budget.proof_programs, &stopped);
     let searched = match proof.programs_run {
         0 => format!("{} programs run", s.programs_run),
         proved => format!("{} programs run, then {proved} to prove", s.programs_run),
