@@ -39,6 +39,11 @@ const NEVER: u16 = u16::MAX;
 const READ_SLOTS: usize = MAX_MAIN + 1 + 9 * (MAX_BODY + 1);
 /// Calls remembered per run for loop detection (a power of two).
 const SEEN_SLOTS: usize = 2048;
+/// Entries of the memo of calls (a power of two): 256 KiB, within a core's cache.
+const MEMO_SLOTS: usize = 1 << 14;
+/// A piece whose calls are not memoised (it recurses, calls a missing piece, or runs past
+/// the step limit).
+const UNPLANNED: u32 = u32::MAX;
 
 /// Where a piece's positions start in the read table.
 #[inline]
@@ -197,6 +202,86 @@ impl Seen {
     }
 }
 
+/// What a call did, from the state it was made in: where it left Bender and the closest
+/// approach to Fry during it.
+#[derive(Clone, Copy, Default)]
+struct Memo {
+    key: u64,
+    mask: u32,
+    cell: u16,
+    closest: u8,
+}
+
+/// A call being stepped through whose result goes to the memo when its return is reached.
+#[derive(Clone, Copy)]
+struct Open {
+    key: u64,
+    /// The step of its return.
+    end: u32,
+    piece: u8,
+    balls_hash: u64,
+    closest: u8,
+}
+
+/// Per piece of the program being run: a fingerprint of everything a call of it runs (its
+/// text and its callees', in order) and the steps of one call ([`UNPLANNED`]: no memo).
+#[derive(Default)]
+struct Plan {
+    fingerprint: [u64; 10],
+    steps: [u32; 10],
+    /// Pieces in an order in which every callee precedes its callers.
+    order: Vec<u8>,
+}
+
+impl Plan {
+    /// Plans every piece of `code`.
+    fn make(&mut self, code: &impl Code) {
+        self.order.clear();
+        // 0: not yet, 1: being planned (a call back to it recurses), 2: done.
+        let mut state = [0u8; 10];
+        for piece in 1..code.pieces() {
+            self.visit(code, piece, &mut state);
+        }
+    }
+
+    fn visit(&mut self, code: &impl Code, piece: usize, state: &mut [u8; 10]) -> u32 {
+        match state[piece] {
+            1 => return UNPLANNED,
+            2 => return self.steps[piece],
+            _ => {}
+        }
+        state[piece] = 1;
+        let body = code.piece(piece);
+        let mut fingerprint = mix(0x6a09_e667_f3bc_c909, body.len() as u64);
+        // The call and the return.
+        let mut steps = 2u32;
+        for &c in body {
+            let callee = usize::from(c.wrapping_sub(b'0'));
+            let cost = if (1..=9).contains(&callee) {
+                if callee >= code.pieces() {
+                    UNPLANNED
+                } else {
+                    let cost = self.visit(code, callee, state);
+                    fingerprint = mix(fingerprint, self.fingerprint[callee]);
+                    cost
+                }
+            } else {
+                fingerprint = mix(fingerprint, u64::from(c));
+                1
+            };
+            steps = steps.saturating_add(cost);
+        }
+        if steps > LAST_WINNING_STEP {
+            steps = UNPLANNED;
+        }
+        self.fingerprint[piece] = fingerprint;
+        self.steps[piece] = steps;
+        state[piece] = 2;
+        self.order.push(piece as u8);
+        steps
+    }
+}
+
 #[inline]
 fn mix(h: u64, v: u64) -> u64 {
     (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
@@ -215,6 +300,10 @@ pub struct Judge<'a> {
     /// A random key per cell for the balls' hash.
     zobrist: Vec<u64>,
     seen: Seen,
+    /// Calls by (what they run, the state they start in): none for [`Judge::exact`].
+    memo: Vec<Memo>,
+    plan: Plan,
+    open: Vec<Open>,
     /// Runs started so far.
     pub runs: u64,
 }
@@ -239,8 +328,37 @@ impl<'a> Judge<'a> {
             pos,
             zobrist,
             seen: Seen::new(),
+            memo: vec![Memo::default(); MEMO_SLOTS],
+            plan: Plan::default(),
+            open: Vec::new(),
             runs: 0,
         }
+    }
+
+    /// This judge without the memo of calls: every verdict then rests on states compared, not
+    /// on fingerprints of programs (what a proof wants).
+    pub fn exact(mut self) -> Self {
+        self.memo = Vec::new();
+        self
+    }
+
+    /// The pieces whose calls may come from the memo now: each of their positions (and their
+    /// callees') has been read in this run, so a call of one reads nothing for the first time.
+    fn traced(&self, read: &[u16], code: &impl Code) -> u16 {
+        let mut traced = 0u16;
+        for &piece in &self.plan.order {
+            let at = slot(piece);
+            let body = code.piece(piece as usize);
+            let own = read[at..=at + body.len()].iter().all(|&r| r != NEVER);
+            let callees = body.iter().all(|&c| {
+                let callee = c.wrapping_sub(b'0');
+                !(1..=9).contains(&callee) || traced & 1 << callee != 0
+            });
+            if own && callees && self.plan.steps[piece as usize] != UNPLANNED {
+                traced |= 1 << piece;
+            }
+        }
+        traced
     }
 
     /// Runs `code` from the start, recording into `rec`.
@@ -343,12 +461,25 @@ impl<'a> Judge<'a> {
         let mut guide = self.guide(balls_hash);
         let lost = |closest| Trial { won: None, closest };
         self.seen.clear();
+        let memo = !self.memo.is_empty();
+        self.open.clear();
+        let mut traced = 0;
+        if memo {
+            self.plan.make(code);
+            traced = self.traced(&rec.read, code);
+        }
+        // The step of the innermost open call's return.
+        let mut closes = u32::MAX;
         let mut depth = self.machine.frames().len();
+        let mut next_checkpoint = step;
         loop {
             if step >= LAST_WINNING_STEP {
                 break lost(closest);
             }
-            if step.is_multiple_of(CHECKPOINT_EVERY) {
+            // A memoised call may jump over a multiple of the period: the checkpoint is then
+            // taken after it.
+            if step >= next_checkpoint {
+                next_checkpoint = (step / CHECKPOINT_EVERY + 1) * CHECKPOINT_EVERY;
                 rec.checkpoints.push(Checkpoint {
                     step,
                     cell: self.pos.cell,
@@ -377,18 +508,71 @@ impl<'a> Judge<'a> {
                         self.seen.note_return(depth, step);
                     }
                     depth = now;
+                    if step == closes {
+                        let done = self.open.pop().expect("an open call");
+                        // A call that moved balls leaves a layout the memo does not hold.
+                        if done.balls_hash == balls_hash {
+                            self.memo[done.key as usize & (MEMO_SLOTS - 1)] = Memo {
+                                key: done.key,
+                                mask: self.pos.mask,
+                                cell: self.pos.cell,
+                                closest: done.closest,
+                            };
+                        }
+                        traced |= 1 << done.piece;
+                        closes = match self.open.last_mut() {
+                            Some(outer) => {
+                                outer.closest = outer.closest.min(done.closest);
+                                outer.end
+                            }
+                            None => u32::MAX,
+                        };
+                    }
                     continue;
                 }
                 Action::Call => {
                     depth = self.machine.frames().len();
-                    let called = u64::from(self.machine.frames()[depth - 1].piece);
-                    let key = mix(
-                        balls_hash ^ called << 56,
-                        u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16,
-                    );
+                    let piece = self.machine.frames()[depth - 1].piece;
+                    let called = u64::from(piece);
+                    let state = u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16;
+                    let key = mix(balls_hash ^ called << 56, state);
                     if self.seen.repeats(key, depth, step) {
                         break lost(closest);
                     }
+                    let steps = self.plan.steps[usize::from(piece)];
+                    if !memo || steps == UNPLANNED || step + steps - 1 > LAST_WINNING_STEP {
+                        continue;
+                    }
+                    let key = mix(
+                        mix(self.plan.fingerprint[usize::from(piece)], balls_hash),
+                        state,
+                    );
+                    let known = self.memo[key as usize & (MEMO_SLOTS - 1)];
+                    if traced & 1 << piece != 0 && known.key == key {
+                        // The call's steps, as they went before: its return included.
+                        step += steps - 1;
+                        self.pos.cell = known.cell;
+                        self.pos.mask = known.mask;
+                        closest = closest.min(known.closest);
+                        if let Some(outer) = self.open.last_mut() {
+                            outer.closest = outer.closest.min(known.closest);
+                        }
+                        self.machine.skip_call(code);
+                        let now = self.machine.frames().len();
+                        if now < depth {
+                            self.seen.note_return(depth, step);
+                        }
+                        depth = now;
+                        continue;
+                    }
+                    closes = step + steps - 1;
+                    self.open.push(Open {
+                        key,
+                        end: closes,
+                        piece,
+                        balls_hash,
+                        closest: NEAR_FAR,
+                    });
                     continue;
                 }
                 Action::Missing(_) | Action::End => break lost(closest),
@@ -421,7 +605,11 @@ impl<'a> Judge<'a> {
                     },
                 };
             }
-            closest = closest.min(guide.near(self.pos.cell, self.pos.mask));
+            let near = guide.near(self.pos.cell, self.pos.mask);
+            closest = closest.min(near);
+            if let Some(open) = self.open.last_mut() {
+                open.closest = open.closest.min(near);
+            }
         }
     }
 }

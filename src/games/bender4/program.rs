@@ -185,6 +185,19 @@ impl Machine {
         }
         Action::Call
     }
+
+    /// Finishes the call just made, its return included, as if its steps had run (for a
+    /// caller that knows what they do): a plain call's frame is popped; a tail call's frame,
+    /// which holds the caller's pending return, is left at its end with one return fewer.
+    pub fn skip_call(&mut self, code: &impl Code) {
+        let top = self.stack.last_mut().expect("a call was just made");
+        if top.pending > 0 {
+            top.pos = code.piece(top.piece as usize).len() as u16;
+            top.pending -= 1;
+        } else {
+            self.stack.pop();
+        }
+    }
 }
 
 /// Why a program loses (T3).

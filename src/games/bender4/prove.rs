@@ -313,7 +313,7 @@ fn part(
         text[at] = alphabet[d];
     }
     let mut program = Pieces { text, bounds };
-    let mut judge = Judge::new(std::slice::from_ref(graph));
+    let mut judge = Judge::new(std::slice::from_ref(graph)).exact();
     let (mut record, mut child) = (Record::default(), Record::default());
     // The lowest slot changed since the last program run (`None`: none was run yet).
     let mut changed_from: Option<usize> = None;
