@@ -237,9 +237,9 @@ pub fn anneal(
 const CALL_SHARE: f64 = 0.7;
 
 /// A random token: a move, or a call of an existing function.
-fn random_token(g: &Genome, rng: &mut Rng) -> u8 {
-    if g.functions > 0 && rng.chance(CALL_SHARE) {
-        b'1' + rng.below(g.functions) as u8
+fn random_token(functions: usize, rng: &mut Rng) -> u8 {
+    if functions > 0 && rng.chance(CALL_SHARE) {
+        b'1' + rng.below(functions) as u8
     } else {
         DIRECTIONS[rng.below(4)]
     }
@@ -273,7 +273,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             if len == 0 {
                 return false;
             }
-            let t = random_token(g, rng);
+            let t = random_token(g.functions, rng);
             let i = rng.below(len);
             let old = std::mem::replace(&mut g.pieces[p][i], t);
             old != t
@@ -283,7 +283,7 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             if len >= cap(p) {
                 return false;
             }
-            let t = random_token(g, rng);
+            let t = random_token(g.functions, rng);
             g.pieces[p].insert(rng.below(len + 1), t);
             true
         }
@@ -306,7 +306,8 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             if len - cut + put > cap(p) {
                 return false;
             }
-            let tokens: Vec<u8> = (0..put).map(|_| random_token(g, rng)).collect();
+            let functions = g.functions;
+            let tokens = (0..put).map(|_| random_token(functions, rng));
             g.pieces[p].splice(at..at + cut, tokens);
             true
         }
@@ -329,26 +330,33 @@ pub(super) fn mutate(g: &mut Genome, rng: &mut Rng) -> bool {
             };
             let body_len = 2 + rng.below(len.min(8) - 1);
             let at = rng.below(len - body_len + 1);
-            let body: Vec<u8> = g.pieces[p].drain(at..at + body_len).collect();
+            let mut body = std::mem::take(&mut g.pieces[k]);
+            body.extend(g.pieces[p].drain(at..at + body_len));
             g.pieces[p].insert(at, b'0' + k as u8);
             g.pieces[k] = body;
             true
         }
         // Inline one call.
         90..95 => {
-            let calls: Vec<usize> = (0..len)
-                .filter(|&i| g.pieces[p][i].is_ascii_digit())
-                .collect();
-            if calls.is_empty() {
+            let calls = g.pieces[p].iter().filter(|c| c.is_ascii_digit()).count();
+            if calls == 0 {
                 return false;
             }
-            let i = calls[rng.below(calls.len())];
-            let k = usize::from(g.pieces[p][i] - b'0');
-            let body = g.pieces[k].clone();
-            if len - 1 + body.len() > cap(p) {
+            let nth = rng.below(calls);
+            let (i, &digit) = g.pieces[p]
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.is_ascii_digit())
+                .nth(nth)
+                .expect("counted");
+            let k = usize::from(digit - b'0');
+            let body_len = g.pieces[k].len();
+            if len - 1 + body_len > cap(p) {
                 return false;
             }
-            g.pieces[p].splice(i..i + 1, body);
+            let mut body = [0u8; MAX_MAIN];
+            body[..body_len].copy_from_slice(&g.pieces[k]);
+            g.pieces[p].splice(i..i + 1, body[..body_len].iter().copied());
             true
         }
         // Copy a token from anywhere.

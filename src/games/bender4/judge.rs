@@ -20,6 +20,18 @@
 //!   calling from there (each piece is finite), and with finitely many states some call
 //!   repeats. This also stops the recursions that grow the stack without moving Bender, which
 //!   a check of the whole stack cannot, and it costs one hash per call, not one per frame.
+//!   Only calls of pieces that recurse (or run past the step limit) are noted: a program has
+//!   no conditions, so a call of any other piece ends after a fixed number of steps, and the
+//!   frame an endless run never leaves must keep calling recursive pieces from there.
+//! - **Memo.** A program has no conditions, so a call of a piece that does not recurse runs
+//!   the same characters every time, and the same steps from the same state (Bender, fields,
+//!   balls) end in the same state. The judge keeps, by a fingerprint of what the call runs
+//!   (the piece's text and its callees', in order) and the state, where each such call
+//!   ended and how close it came to Fry, when it won nothing, lost nothing and moved no ball
+//!   for good. A later call that finds its entry jumps there, its steps counted, once this run
+//!   has read every position the call reads (so the first step that read each is still
+//!   known). Checkpoints then fall after the jump. The proof's judge ([`Judge::exact`]) keeps
+//!   no memo: its verdicts rest on states, not on 64-bit fingerprints.
 //!
 //! A test holds the judge to the same verdicts as [`super::program::run`].
 
@@ -463,11 +475,12 @@ impl<'a> Judge<'a> {
         self.seen.clear();
         let memo = !self.memo.is_empty();
         self.open.clear();
-        let mut traced = 0;
-        if memo {
-            self.plan.make(code);
-            traced = self.traced(&rec.read, code);
-        }
+        self.plan.make(code);
+        let mut traced = if memo {
+            self.traced(&rec.read, code)
+        } else {
+            0
+        };
         // The step of the innermost open call's return.
         let mut closes = u32::MAX;
         let mut depth = self.machine.frames().len();
@@ -533,14 +546,16 @@ impl<'a> Judge<'a> {
                 Action::Call => {
                     depth = self.machine.frames().len();
                     let piece = self.machine.frames()[depth - 1].piece;
-                    let called = u64::from(piece);
                     let state = u64::from(self.pos.cell) | u64::from(self.pos.mask) << 16;
-                    let key = mix(balls_hash ^ called << 56, state);
-                    if self.seen.repeats(key, depth, step) {
-                        break lost(closest);
-                    }
                     let steps = self.plan.steps[usize::from(piece)];
-                    if !memo || steps == UNPLANNED || step + steps - 1 > LAST_WINNING_STEP {
+                    if steps == UNPLANNED {
+                        let key = mix(balls_hash ^ u64::from(piece) << 56, state);
+                        if self.seen.repeats(key, depth, step) {
+                            break lost(closest);
+                        }
+                        continue;
+                    }
+                    if !memo || step + steps - 1 > LAST_WINNING_STEP {
                         continue;
                     }
                     let key = mix(
