@@ -98,7 +98,7 @@ struct Checkpoint {
 }
 
 /// What a run leaves for resuming its children.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Record {
     checkpoints: Vec<Checkpoint>,
     frames: Vec<Frame>,
@@ -107,6 +107,23 @@ pub struct Record {
     /// First step that read each position (`NEVER`: none).
     read: Vec<u16>,
     pub trial: Trial,
+}
+
+impl Clone for Record {
+    fn clone(&self) -> Self {
+        let mut copy = Record::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Copies into the buffers already held (a child that reads nothing new is its parent).
+    fn clone_from(&mut self, source: &Self) {
+        self.checkpoints.clone_from(&source.checkpoints);
+        self.frames.clone_from(&source.frames);
+        self.balls.clone_from(&source.balls);
+        self.read.clone_from(&source.read);
+        self.trial = source.trial;
+    }
 }
 
 impl Record {
