@@ -55,14 +55,14 @@ impl Default for Budget {
             random_routes: 24,
             chains: 4,
             explore: Schedule {
-                iterations: 25_000,
+                iterations: 50_000,
                 lambda: 3.0,
                 t_start: 2.0,
                 t_end: 0.3,
             },
             refiners: 2,
             refine: Schedule {
-                iterations: 200_000,
+                iterations: 700_000,
                 lambda: 20.0,
                 t_start: 1.0,
                 t_end: 0.1,
