@@ -477,6 +477,25 @@ impl<'a> Judge<'a> {
         &self.guides[i]
     }
 
+    /// The stack's depth after a return at `step` from `depth`; a frame that went is noted
+    /// for the loop check.
+    #[inline]
+    fn returned(&mut self, depth: usize, step: u32) -> usize {
+        let now = self.machine.frames().len();
+        if now < depth {
+            self.seen.note_return(depth, step);
+        }
+        now
+    }
+
+    /// Bender came within `near` of Fry inside the innermost open call.
+    #[inline]
+    fn approach(&mut self, near: u8) {
+        if let Some(open) = self.open.last_mut() {
+            open.closest = open.closest.min(near);
+        }
+    }
+
     /// Continues the run whose state after `step` is in the machine and position.
     fn go(
         &mut self,
@@ -498,8 +517,6 @@ impl<'a> Judge<'a> {
         } else {
             0
         };
-        // The step of the innermost open call's return.
-        let mut closes = u32::MAX;
         let mut depth = self.machine.frames().len();
         let mut next_checkpoint = step;
         loop {
@@ -533,12 +550,8 @@ impl<'a> Judge<'a> {
                 Action::Move(dir) => dir,
                 Action::Nothing => continue,
                 Action::Return => {
-                    let now = self.machine.frames().len();
-                    if now < depth {
-                        self.seen.note_return(depth, step);
-                    }
-                    depth = now;
-                    if step == closes {
+                    depth = self.returned(depth, step);
+                    if self.open.last().is_some_and(|open| open.end == step) {
                         let done = self.open.pop().expect("an open call");
                         // A call that moved balls leaves a layout the memo does not hold.
                         if done.balls_hash == balls_hash {
@@ -550,13 +563,7 @@ impl<'a> Judge<'a> {
                             };
                         }
                         traced |= 1 << done.piece;
-                        closes = match self.open.last_mut() {
-                            Some(outer) => {
-                                outer.closest = outer.closest.min(done.closest);
-                                outer.end
-                            }
-                            None => u32::MAX,
-                        };
+                        self.approach(done.closest);
                     }
                     continue;
                 }
@@ -586,21 +593,14 @@ impl<'a> Judge<'a> {
                         self.pos.cell = known.cell;
                         self.pos.mask = known.mask;
                         closest = closest.min(known.closest);
-                        if let Some(outer) = self.open.last_mut() {
-                            outer.closest = outer.closest.min(known.closest);
-                        }
+                        self.approach(known.closest);
                         self.machine.skip_call(code);
-                        let now = self.machine.frames().len();
-                        if now < depth {
-                            self.seen.note_return(depth, step);
-                        }
-                        depth = now;
+                        depth = self.returned(depth, step);
                         continue;
                     }
-                    closes = step + steps - 1;
                     self.open.push(Open {
                         key,
-                        end: closes,
+                        end: step + steps - 1,
                         piece,
                         balls_hash,
                         closest: NEAR_FAR,
@@ -639,9 +639,7 @@ impl<'a> Judge<'a> {
             }
             let near = guide.near(self.pos.cell, self.pos.mask);
             closest = closest.min(near);
-            if let Some(open) = self.open.last_mut() {
-                open.closest = open.closest.min(near);
-            }
+            self.approach(near);
         }
     }
 }
